@@ -1,0 +1,61 @@
+"""Sphinx configuration of the book (sources in book/, snippets in scripts/snippets/)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "sphinx_ext"))  # the extension also works uninstalled
+
+project = "Mathematics for Machine Learning: Worked Problems"
+author = "The authors"
+copyright = "2026, the authors"
+
+extensions = [
+    "myst_parser",
+    "sphinx_design",
+    "sphinx_proof",
+    "sphinx-mathjax-offline",
+    "verified_problems",
+]
+
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
+myst_heading_anchors = 3
+source_suffix = {".md": "markdown"}
+exclude_patterns: list[str] = []
+nitpicky = True
+numfig = True
+today_fmt = "%Y-%m-%d"
+
+# The book's notation, defined once: MathJax and the LaTeX preamble both get these,
+# and the checker reads names through them (\mat{A} is the quantity A, \dk is d_k).
+verified_macros = {
+    "mat": [r"\mathbf{#1}", 1],
+    "vec": [r"\boldsymbol{#1}", 1],
+    "R": r"\mathbb{R}",
+    "dk": r"d_k",
+    "softmax": r"\operatorname{softmax}",
+}
+verified_snippet_dir = "../scripts/snippets"
+verified_decimals = 4
+
+html_theme = "sphinx_book_theme"
+html_title = "Worked Problems"
+html_theme_options = {
+    "show_toc_level": 2,
+    "navigation_with_keys": True,
+    # Render only the current branch of the navigation tree: the full tree on every page makes
+    # the build grow with the square of the page count (see BASELINES.md).
+    "collapse_navbar": True,
+    "max_navbar_depth": 2,
+    "show_navbar_depth": 1,
+}
+html_last_updated_fmt = None
+
+latex_engine = "pdflatex"
+latex_elements = {"preamble": r"\usepackage{amssymb}" + "\n"}
+
+if os.environ.get("SOURCE_DATE_EPOCH"):
+    html_last_updated_fmt = None

@@ -1,0 +1,164 @@
+"""The extension's configuration: typed values with one prefix, read through one object.
+
+Every value is registered with its type and checked once at ``config-inited``; a wrong value
+stops the build with a message naming the value and what it accepts, never a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sphinx.errors import ConfigError
+
+from .digits import Policy, Rounding
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+
+PREFIX = "verified_"
+
+DEFAULT_POLICY_TEXT = (
+    "All values rounded to {decimals} d.p. Intermediate quantities carry full precision; "
+    "only what is printed is rounded."
+)
+
+#: name (without prefix) -> (default, rebuild, types, description)
+_VALUES: dict[str, tuple[Any, str, tuple[type, ...], str]] = {
+    "snippet_dir": ("scripts/snippets", "env", (str,), "folder of the snippets, relative to conf.py"),
+    "decimals": (4, "env", (int,), "decimal places of the rounding policy"),
+    "rounding": ("half-even", "env", (str,), "how a printed number is rounded: half-even or half-up"),
+    "policy_text": (DEFAULT_POLICY_TEXT, "env", (str,), "the policy line of a problem header"),
+    "timeout": (30.0, "env", (int, float), "seconds a snippet may run"),
+    "max_output": (8 * 1024 * 1024, "env", (int,), "bytes a snippet may print"),
+    "max_memory_mb": (4096, "env", (int,), "address space a snippet may use, in MiB"),
+    "jobs": (0, "", (int,), "snippets run at once; 0 means one per core"),
+    "cache_dir": ("", "", (str,), "snippet result cache; empty means <doctreedir>/snippet-cache"),
+    "macros": ({}, "env", (dict,), "LaTeX macros: name -> body or [body, nargs]"),
+    "kinds": (["numeric", "derivation", "proof", "concept"], "env", (list,), "problem kinds"),
+    "reports": (True, "", (bool,), "write verification.json and verification.xml"),
+}
+
+
+@dataclass(frozen=True)
+class VerifiedConfig:
+    """The validated configuration, as the rest of the extension reads it."""
+
+    snippet_dir: Path
+    policy: Policy
+    policy_text: str
+    timeout: float
+    max_output: int
+    max_memory_mb: int
+    jobs: int
+    cache_dir: Path | None
+    macros: dict[str, tuple[str, int]]
+    kinds: tuple[str, ...]
+    reports: bool
+
+
+def setup_config(app: Sphinx) -> None:
+    """Register every configuration value and validate them once the configuration is read."""
+    for name, (default, rebuild, types, description) in _VALUES.items():
+        app.add_config_value(PREFIX + name, default, rebuild, types, description)  # type: ignore[arg-type]
+    app.connect("config-inited", _validate, priority=400)
+    app.connect("config-inited", _publish_macros, priority=800)
+
+
+def read_config(app: Sphinx) -> VerifiedConfig:
+    """The validated configuration of this build (cheap: computed once per process)."""
+    cached: VerifiedConfig | None = getattr(app, "_verified_config", None)
+    if cached is None:
+        cached = _build(app.config, Path(app.confdir), Path(app.doctreedir))
+        app._verified_config = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def _validate(app: Sphinx, config: Config) -> None:
+    _build(config, Path(app.confdir), Path(app.doctreedir))
+
+
+def _fail(name: str, wants: str, got: object) -> ConfigError:
+    return ConfigError(f"{PREFIX}{name} must be {wants}, not {got!r} (set it in conf.py)")
+
+
+def _build(config: Config, confdir: Path, doctreedir: Path) -> VerifiedConfig:
+    get = lambda name: getattr(config, PREFIX + name)  # noqa: E731
+    decimals = get("decimals")
+    if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 30:
+        raise _fail("decimals", "a whole number from 0 to 30", decimals)
+    try:
+        rounding = Rounding(get("rounding"))
+    except ValueError:
+        raise _fail("rounding", "'half-even' or 'half-up'", get("rounding")) from None
+    for name in ("timeout", "max_output", "max_memory_mb"):
+        value = get(name)
+        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            raise _fail(name, "a positive number", value)
+    jobs = get("jobs")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
+        raise _fail("jobs", "a whole number, 0 for one per core", jobs)
+    cache_dir = get("cache_dir")
+    if not isinstance(cache_dir, str):
+        raise _fail("cache_dir", "a path string", cache_dir)
+    kinds = get("kinds")
+    if not isinstance(kinds, list | tuple) or not all(isinstance(k, str) for k in kinds):
+        raise _fail("kinds", "a list of strings", kinds)
+    policy_text = get("policy_text")
+    if not isinstance(policy_text, str):
+        raise _fail("policy_text", "a string", policy_text)
+    return VerifiedConfig(
+        snippet_dir=(confdir / get("snippet_dir")).resolve(),
+        policy=Policy(decimals=decimals, rounding=rounding),
+        policy_text=policy_text,
+        timeout=float(get("timeout")),
+        max_output=int(get("max_output")),
+        max_memory_mb=int(get("max_memory_mb")),
+        jobs=jobs or (os.cpu_count() or 1),
+        cache_dir=(confdir / cache_dir).resolve() if cache_dir else doctreedir / "snippet-cache",
+        macros=_macros(get("macros")),
+        kinds=tuple(kinds),
+        reports=bool(get("reports")),
+    )
+
+
+def _macros(raw: object) -> dict[str, tuple[str, int]]:
+    if not isinstance(raw, dict):
+        raise _fail("macros", "a dict of name -> body or [body, nargs]", raw)
+    macros: dict[str, tuple[str, int]] = {}
+    for name, value in raw.items():
+        if isinstance(value, str):
+            macros[str(name)] = (value, 0)
+        elif (
+            isinstance(value, list | tuple)
+            and len(value) == 2
+            and isinstance(value[0], str)
+            and isinstance(value[1], int)
+        ):
+            macros[str(name)] = (value[0], value[1])
+        else:
+            raise _fail(f"macros[{name!r}]", "a body string or [body, nargs]", value)
+    return macros
+
+
+def _publish_macros(app: Sphinx, config: Config) -> None:
+    """Define the book's macros once, for MathJax and for LaTeX alike."""
+    macros = _macros(config.verified_macros)
+    mathjax: dict[str, Any] = {name: [body, n] if n else body for name, (body, n) in macros.items()}
+    mathjax.setdefault("unchecked", ["#1", 1])
+    mathjax3 = dict(config.mathjax3_config or {})
+    tex = dict(mathjax3.get("tex", {}))
+    tex["macros"] = {**mathjax, **tex.get("macros", {})}
+    mathjax3["tex"] = tex
+    config.mathjax3_config = mathjax3
+    preamble = "".join(
+        f"\\providecommand{{\\{name}}}{{}}\\renewcommand{{\\{name}}}[{n}]{{{body}}}\n" if n else
+        f"\\providecommand{{\\{name}}}{{}}\\renewcommand{{\\{name}}}{{{body}}}\n"
+        for name, (body, n) in {**macros, "unchecked": ("#1", 1)}.items()
+    )
+    elements = dict(config.latex_elements or {})
+    elements["preamble"] = elements.get("preamble", "") + preamble
+    config.latex_elements = elements

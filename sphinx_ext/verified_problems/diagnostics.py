@@ -1,0 +1,81 @@
+"""Every message the extension prints: one enum of subtypes, one way to log them.
+
+Each warning carries ``type="verified"`` and a subtype from :class:`Subtype`, so an author can
+silence an advisory one with ``suppress_warnings = ["verified.precision"]``. Errors (divergences,
+snippet failures, malformed input) fail the build whether or not their message is shown: the
+end-of-build verdict counts them from the environment, not from the log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from sphinx.util import logging
+
+logger = logging.getLogger("verified_problems")
+
+TYPE = "verified"
+
+
+class Subtype(str, Enum):
+    """What went wrong; the ``verified.<subtype>`` an author can name in ``suppress_warnings``."""
+
+    #: A prose digit differs from the digit the snippet printed.
+    DIVERGENCE = "divergence"
+    #: The printed number is an exact tie at the comparison precision: print more digits.
+    AMBIGUOUS = "ambiguous"
+    #: A named value in the prose has another shape than the printed quantity.
+    SHAPE = "shape"
+    #: An element reference (``O_{41}``) points outside the printed array.
+    RANGE = "range"
+    #: A prose number shows more decimals than the book's rounding policy (advisory).
+    PRECISION = "precision"
+    #: A decimal on a checked page lies outside the scope of every ``check-numeric``.
+    UNOWNED = "unowned"
+    #: Two page-wide checks on one page, or a section scope outside any section.
+    SCOPE = "scope"
+    #: The snippet path is missing, outside the snippet folder, or otherwise unusable.
+    SNIPPET_PATH = "snippet-path"
+    #: The snippet crashed, hung, printed nothing, printed too much or undecodable bytes.
+    SNIPPET = "snippet"
+    #: The snippet's output has a malformed entry (unclosed brackets, a name printed twice).
+    TRANSCRIPT = "transcript"
+    #: The prose math cannot be read (unbalanced braces, a ragged matrix).
+    LATEX = "latex"
+    #: A problem's id, kind or difficulty is missing or malformed, or an id is used twice.
+    PROBLEM = "problem"
+    #: A cross-reference to a problem id that no page declares.
+    PROBLEM_REF = "problem-ref"
+    #: A configuration value of the extension has the wrong type or range.
+    CONFIG = "config"
+
+
+#: Subtypes that are advisory: they are printed but do not fail the build.
+ADVISORY = frozenset({Subtype.PRECISION})
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A located message kept in the environment, so it is reported on every build.
+
+    A page that is not re-read on an incremental build keeps its findings; the end-of-build
+    verdict prints them again and fails again, as long as the cause stands.
+    """
+
+    docname: str
+    line: int | None
+    subtype: Subtype
+    message: str
+
+    @property
+    def is_error(self) -> bool:
+        """Whether this finding fails the build."""
+        return self.subtype not in ADVISORY
+
+
+def emit(finding: Finding) -> None:
+    """Log a finding at its page and line, with its type and subtype."""
+    location = (finding.docname, finding.line) if finding.line else finding.docname
+    log = logger.error if finding.is_error else logger.warning
+    log(finding.message, location=location, type=TYPE, subtype=finding.subtype.value)

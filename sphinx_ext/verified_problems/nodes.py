@@ -1,0 +1,37 @@
+"""Output-neutral nodes: the doctree says what a block is; each builder decides how it looks.
+
+The children of these nodes are ordinary docutils nodes (literal blocks, paragraphs), so a
+builder that knows nothing of them still renders their content; HTML gets its markup late,
+in :mod:`.render`.
+"""
+
+from __future__ import annotations
+
+from docutils import nodes
+
+
+class numeric_check(nodes.General, nodes.Element):  # noqa: N801 (docutils naming)
+    """A ``check-numeric`` block: the excerpt, the full script, the transcript, the verdict.
+
+    Attributes: ``snippet`` (path relative to the snippet folder), ``scope`` (``page`` or
+    ``section``), ``decimals`` (an override or None), ``stdout``, ``failure``, ``key``.
+    """
+
+
+class collapsible(nodes.General, nodes.Element):  # noqa: N801
+    """Content a reader opens on demand (``<details>`` in HTML, shown in full elsewhere).
+
+    The first child is a :class:`summary`.
+    """
+
+
+class summary(nodes.General, nodes.TextElement):  # noqa: N801
+    """The always-visible line of a :class:`collapsible` (``<summary>`` in HTML)."""
+
+
+#: The class of the paragraph that says what the build checked, filled in after the check.
+VERDICT_CLASS = "verified-verdict"
+
+
+class problem_header(nodes.General, nodes.Element):  # noqa: N801
+    """A problem's header: id, kind, difficulty and rounding policy, above its sections."""

@@ -1,0 +1,83 @@
+"""Value types shared by the functional core (no Sphinx import here).
+
+The core passes numbers around as the decimal strings that were written or printed, never as
+floats: the comparison in :mod:`.digits` must see exactly the digits a person typed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class ProseNumber:
+    """A number as the prose writes it, with where it stands in the text it was read from.
+
+    ``text`` is a canonical numeric string that :class:`decimal.Decimal` parses: the digits as
+    written, with a leading ``-`` when the prose wrote a unary minus (``e^{-0.7071}``), and
+    LaTeX scientific notation folded in (``1.2 \\times 10^{-5}`` becomes ``1.2e-5``).
+    ``start``/``end`` delimit the written form (sign included) in the extractor's input, so a
+    location or a fix can be made from them.
+    """
+
+    text: str
+    start: int
+    end: int
+    decimal: bool
+    exempt: bool = False
+
+
+@dataclass(frozen=True)
+class NamedValue:
+    """A literal that the prose gives a name: ``\\mat{A} = \\begin{bmatrix}...``.
+
+    ``names`` are normalised (``A``, ``a_1``, ``O_11``, ``d_k``, ``alpha``): every name of a
+    chain of equalities. ``cells`` are row-major, ``shape`` is ``()`` for a scalar, ``(n,)`` for
+    a tuple and ``(rows, columns)`` for a matrix.
+    """
+
+    names: tuple[str, ...]
+    shape: tuple[int, ...]
+    cells: tuple[ProseNumber, ...]
+    start: int
+
+
+@dataclass(frozen=True)
+class SourceProblem:
+    """Something malformed in an input, at an offset (prose) or a line (transcript)."""
+
+    where: int
+    message: str
+
+
+@dataclass
+class ProseExtract:
+    """Everything the checker needs from one piece of prose (a math block or a text run)."""
+
+    named: list[NamedValue] = field(default_factory=list)
+    free: list[ProseNumber] = field(default_factory=list)
+    exempt: list[ProseNumber] = field(default_factory=list)
+    problems: list[SourceProblem] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A quantity the snippet printed as ``NAME = VALUE``: its values flattened row-major."""
+
+    name: str
+    shape: tuple[int, ...]
+    values: tuple[str, ...]
+    line: int
+
+
+@dataclass
+class Transcript:
+    """A parsed snippet output: named entries, every number printed, and what could not be read.
+
+    ``numbers`` holds every number in the output, in order, including those of named entries:
+    a free digit in the prose may quote any of them.
+    """
+
+    entries: dict[str, Entry] = field(default_factory=dict)
+    numbers: tuple[str, ...] = ()
+    problems: list[SourceProblem] = field(default_factory=list)

@@ -1,0 +1,182 @@
+"""The ``check-numeric`` directive: run the snippet, keep what it printed on the page.
+
+The directive only records: the snippet's result and the excerpt go into an output-neutral
+:class:`~.nodes.numeric_check` node. The page's numbers are compared once the whole page is
+parsed (:mod:`.page_check`), since a check owns numbers written before it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.directives.code import LiteralIncludeReader
+from sphinx.util.docutils import SphinxDirective
+
+from . import nodes as vnodes
+from .config import read_config
+from .diagnostics import Finding, Subtype
+from .snippets import SnippetPathError, request_for, resolve_snippet, run_snippet
+
+if TYPE_CHECKING:
+    from docutils.nodes import Node
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import OptionSpec
+
+    from .runner import SnippetResult
+
+#: literalinclude's selection options, passed to Sphinx's own reader.
+_EXCERPT_OPTIONS: dict[str, object] = {
+    "lines": directives.unchanged_required,
+    "start-after": directives.unchanged_required,
+    "end-before": directives.unchanged_required,
+    "start-at": directives.unchanged_required,
+    "end-at": directives.unchanged_required,
+    "pyobject": directives.unchanged_required,
+    "dedent": directives.nonnegative_int,
+    "emphasize-lines": directives.unchanged_required,
+}
+
+
+def _scope(argument: str | None) -> str:
+    return directives.choice(argument, ("page", "section"))
+
+
+def _positive_float(argument: str | None) -> float:
+    value = float(directives.unchanged_required(argument))
+    if value <= 0:
+        raise ValueError("must be a positive number of seconds")
+    return value
+
+
+def add_finding(env_temp: dict[str, object], finding: Finding) -> None:
+    """Keep a finding of the page being read until the collector stores it with the page."""
+    found = env_temp.setdefault("verified_findings", [])
+    assert isinstance(found, list)
+    found.append(finding)
+
+
+class CheckNumeric(SphinxDirective):
+    """``check-numeric PATH``: verify the page's digits against what PATH prints."""
+
+    required_arguments = 1
+    has_content = False
+    option_spec: ClassVar[OptionSpec] = {  # type: ignore[misc]
+        **_EXCERPT_OPTIONS,
+        "timeout": _positive_float,
+        "scope": _scope,
+        "decimals": directives.nonnegative_int,
+        "data": directives.unchanged_required,
+        "caption": directives.unchanged,
+    }
+
+    def run(self) -> list[Node]:
+        config = read_config(self.env.app)
+        written = self.arguments[0]
+        node = vnodes.numeric_check(
+            snippet=written,
+            scope=self.options.get("scope", "page"),
+            decimals=self.options.get("decimals"),
+            stdout="",
+            failure="",
+            key="",
+        )
+        self.set_source_info(node)
+        try:
+            path = resolve_snippet(config.snippet_dir, written)
+            data = [resolve_snippet(config.snippet_dir, d) for d in self.options.get("data", "").split()]
+        except SnippetPathError as err:
+            self._finding(Subtype.SNIPPET_PATH, str(err))
+            node["failure"] = "path"
+            node += nodes.paragraph("", f"The snippet {written} could not be run: {err}.")
+            return [node]
+        self.env.note_dependency(str(path))
+        for extra in data:
+            self.env.note_dependency(str(extra))
+        result = run_snippet(
+            self.env.app, request_for(config, path, self.options.get("timeout"), data)
+        )
+        for dependency in result.dependencies:
+            self.env.note_dependency(str(dependency))
+        self._record(node, path, result)
+        node += self._excerpt(path, written, config.snippet_dir)
+        node += self._full_script(path, written, config.snippet_dir)
+        node += self._transcript(result)
+        node += nodes.paragraph("", "", classes=[vnodes.VERDICT_CLASS])
+        return [node]
+
+    def _record(self, node: vnodes.numeric_check, path: Path, result: SnippetResult) -> None:
+        node["stdout"] = result.stdout
+        node["key"] = result.key
+        node["seconds"] = result.seconds
+        node["cached"] = result.cached
+        node["path"] = str(path)
+        if result.failure is not None:
+            node["failure"] = result.failure.value
+            self._finding(Subtype.SNIPPET, self._failure_text(path, result))
+
+    def _failure_text(self, path: Path, result: SnippetResult) -> str:
+        where = ""
+        if result.crash_file is not None and result.snippet_line is not None:
+            where = f" at {result.crash_file}:{result.snippet_line}"
+        return f"snippet {self.arguments[0]} failed{where}: {result.message}"
+
+    def _finding(self, subtype: Subtype, message: str) -> None:
+        add_finding(self.env.temp_data, Finding(self.env.docname, self.lineno, subtype, message))
+
+    def _excerpt(self, path: Path, written: str, folder: Path) -> Node:
+        options = {k: v for k, v in self.options.items() if k in _EXCERPT_OPTIONS}
+        location = self.state_machine.get_source_and_line(self.lineno)
+        try:
+            text, _count = LiteralIncludeReader(path, options, self.config).read(location=location)
+        except (OSError, UnicodeError, ValueError) as err:
+            self._finding(Subtype.SNIPPET_PATH, f"excerpt of {written}: {err}")
+            text = ""
+        block = nodes.literal_block(text, text, language="python", classes=["verified-excerpt"])
+        if "emphasize-lines" in self.options:
+            from sphinx.util import parselinenos
+
+            lines = parselinenos(self.options["emphasize-lines"], text.count("\n") + 1)
+            block["highlight_args"] = {"hl_lines": [n + 1 for n in lines]}
+        caption = self.options.get("caption") or _relative(path, folder)
+        return _captioned(block, caption)
+
+    def _full_script(self, path: Path, written: str, folder: Path) -> Node:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        count = len(text.splitlines())
+        shown = _display_path(path, folder)
+        box = vnodes.collapsible(classes=["verified-script"])
+        box += vnodes.summary("", f"The full {count}-line script, {shown}")
+        box += nodes.literal_block(text, text, language="python", linenos=True)
+        return box
+
+    def _transcript(self, result: SnippetResult) -> Node:
+        box = vnodes.collapsible(classes=["verified-transcript"], open=True)
+        box += vnodes.summary("", "What it printed at build time")
+        text = result.stdout if result.ok else result.stdout or result.message
+        box += nodes.literal_block(text, text, language="text")
+        return box
+
+
+def _relative(path: Path, folder: Path) -> str:
+    return path.relative_to(folder.resolve()).as_posix()
+
+
+def _display_path(path: Path, folder: Path) -> str:
+    parent = folder.resolve()
+    shown = _relative(path, folder)
+    return f"{parent.parent.name}/{parent.name}/{shown}"
+
+
+def _captioned(block: nodes.literal_block, caption: str) -> Node:
+    container = nodes.container("", literal_block=True, classes=["literal-block-wrapper"])
+    container += nodes.caption(caption, "", nodes.Text(caption))
+    container += block
+    return container
+
+
+def setup_numeric_directive(app: Sphinx) -> None:
+    """Register ``check-numeric``."""
+    app.add_directive("check-numeric", CheckNumeric)

@@ -1,0 +1,377 @@
+"""Check one parsed page: find every number in its prose, give it to the snippet that owns it.
+
+Runs when a page has been read (from the environment collector), once the whole doctree is
+known: a ``check-numeric`` in the "Check — numeric" section owns the numbers of the Solution
+written above it. Scope rule: a check with ``:scope: section`` owns the section it stands in
+(with its subsections); the page's one check with the default ``:scope: page`` owns the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+from sphinx import addnodes
+
+from . import nodes as vnodes
+from .diagnostics import Finding, Subtype
+from .digits import Policy
+from .latex import extract_math
+from .numbers import ProseExtract, ProseNumber, Transcript
+from .prose import extract_text
+from .records import NumberRecord, PageReport, SnippetRecord
+from .source_map import Cursor, Position, offset_to_position, source_lines
+from .transcript import parse_transcript
+from .verify import Outcome, Placed, PlacedValue, Verdict, verify
+
+if TYPE_CHECKING:
+    from .config import VerifiedConfig
+
+#: Nodes whose text is not prose: code, markup, and what the extension itself writes.
+_SKIP = (
+    nodes.literal_block,
+    nodes.literal,
+    nodes.raw,
+    nodes.comment,
+    nodes.doctest_block,
+    nodes.target,
+    nodes.substitution_definition,
+    nodes.system_message,
+    addnodes.toctree,
+    vnodes.numeric_check,
+    vnodes.problem_header,
+)
+
+SKIP_ATTRIBUTE = "verified_skip"
+EXEMPT_ATTRIBUTE = "verified_exempt"
+
+
+@dataclass
+class _Region:
+    """The numbers one node of prose holds, already placed in the source."""
+
+    node: nodes.Node
+    extract: ProseExtract
+    placed: dict[int, Position | None]
+    context: str
+    exempt: bool
+
+
+@dataclass
+class _Share:
+    """What one check owns on the page."""
+
+    check: vnodes.numeric_check
+    regions: list[_Region] = field(default_factory=list)
+
+
+def check_page(docname: str, doctree: nodes.document, config: VerifiedConfig) -> PageReport:
+    """The report of one page: what every number on it was checked against and how it fared."""
+    source = str(doctree.get("source", ""))
+    report = PageReport(docname=docname, source=source)
+    checks = list(doctree.findall(vnodes.numeric_check))
+    if not checks:
+        return report
+    page_check, by_section = _scopes(docname, checks, report)
+    shares = {id(c): _Share(c) for c in checks}
+    for region in _regions(doctree, config, source):
+        _report_latex(docname, region, report)
+        owner = _owner(region.node, page_check, by_section)
+        if owner is None:
+            _report_unowned(docname, region, report)
+        else:
+            shares[id(owner)].regions.append(region)
+    policy = _policy(doctree, config)
+    for check in checks:
+        _check_share(docname, shares[id(check)], policy, report)
+    return report
+
+
+def _scopes(
+    docname: str, checks: list[vnodes.numeric_check], report: PageReport
+) -> tuple[vnodes.numeric_check | None, dict[int, vnodes.numeric_check]]:
+    page_check: vnodes.numeric_check | None = None
+    by_section: dict[int, vnodes.numeric_check] = {}
+    for check in checks:
+        if check["scope"] == "section":
+            section = _enclosing_section(check)
+            if section is None:
+                _add(report, docname, check.line, Subtype.SCOPE,
+                     f"check-numeric {check['snippet']} has ':scope: section' but stands in no "
+                     "section; put it under a heading or drop the option")
+            elif id(section) in by_section:
+                _add(report, docname, check.line, Subtype.SCOPE,
+                     "two section-scoped checks in one section; give each its own section")
+            else:
+                by_section[id(section)] = check
+        elif page_check is None:
+            page_check = check
+        else:
+            _add(report, docname, check.line, Subtype.SCOPE,
+                 f"a second page-wide check ({check['snippet']}) on this page; give it "
+                 "':scope: section' so it owns only its section")
+    return page_check, by_section
+
+
+def _enclosing_section(node: nodes.Node) -> nodes.section | None:
+    parent = node.parent
+    while parent is not None and not isinstance(parent, nodes.section):
+        parent = parent.parent
+    return parent
+
+
+def _owner(
+    node: nodes.Node,
+    page_check: vnodes.numeric_check | None,
+    by_section: dict[int, vnodes.numeric_check],
+) -> vnodes.numeric_check | None:
+    parent: nodes.Node | None = node
+    while parent is not None:
+        if isinstance(parent, nodes.section) and id(parent) in by_section:
+            return by_section[id(parent)]
+        parent = parent.parent
+    return page_check
+
+
+def _policy(doctree: nodes.document, config: VerifiedConfig) -> Policy:
+    for header in doctree.findall(vnodes.problem_header):
+        if header.get("decimals") is not None:
+            return Policy(decimals=header["decimals"], rounding=config.policy.rounding)
+    return config.policy
+
+
+# -- reading the prose ----------------------------------------------------------------------
+
+
+class _Walker:
+    """Walks the doctree in reading order, keeping the heading a number stands under."""
+
+    def __init__(self, config: VerifiedConfig, source: str) -> None:
+        self.config = config
+        self.source = source
+        self.cursors: dict[int, Cursor] = {}
+        self.context = ""
+
+    def walk(self, node: nodes.Node, exempt: bool) -> Iterator[_Region]:
+        if isinstance(node, _SKIP) or (
+            isinstance(node, nodes.Element) and node.get(SKIP_ATTRIBUTE)
+        ):
+            return
+        if isinstance(node, nodes.Element) and node.get(EXEMPT_ATTRIBUTE):
+            exempt = True
+        if isinstance(node, nodes.math | nodes.math_block):
+            yield self._math(node, exempt)
+            return
+        if isinstance(node, nodes.Text):
+            region = self._text(node, exempt)
+            if region is not None:
+                yield region
+            return
+        saved = self.context
+        if isinstance(node, nodes.section) and node.children:
+            self.context = node[0].astext()
+        elif isinstance(node, nodes.paragraph) and node.children and isinstance(
+            node[0], nodes.strong
+        ):
+            self.context = node[0].astext().rstrip(" .:")
+        for child in node.children:
+            yield from self.walk(child, exempt)
+        if isinstance(node, nodes.section):
+            self.context = saved
+
+    def _cursor(self, node: nodes.Node) -> Cursor:
+        anchor = node
+        while anchor is not None and getattr(anchor, "line", None) is None:
+            anchor = anchor.parent
+        if anchor is None:
+            anchor = node
+        cursor = self.cursors.get(id(anchor))
+        if cursor is None:
+            path = getattr(anchor, "source", None) or self.source
+            line = (getattr(anchor, "line", None) or 1) - 1
+            cursor = self.cursors[id(anchor)] = Cursor(source_lines(path), line)
+        return cursor
+
+    def _math(self, node: nodes.Element, exempt: bool) -> _Region:
+        latex = node.astext()
+        extract = extract_math(latex, self.config.macros)
+        placed_lines = self._cursor(node).place_block(latex)
+        placed = {
+            offset: offset_to_position(latex, placed_lines, offset)
+            for offset in _offsets(extract)
+        }
+        return _Region(node, extract, placed, self.context, exempt)
+
+    def _text(self, node: nodes.Text, exempt: bool) -> _Region | None:
+        text = str(node)
+        if not any(c.isdigit() for c in text):
+            return None
+        extract = extract_text(text)
+        if not (extract.free or extract.named or extract.problems):
+            return None
+        cursor = self._cursor(node.parent)
+        placed = {n.start: cursor.find_number(text[n.start:n.end]) for n in extract.free}
+        return _Region(node.parent, extract, placed, self.context, exempt)
+
+
+def _offsets(extract: ProseExtract) -> list[int]:
+    offsets = [n.start for n in extract.free + extract.exempt]
+    offsets += [cell.start for value in extract.named for cell in value.cells]
+    offsets += [p.where for p in extract.problems]
+    return sorted(set(offsets))
+
+
+def _regions(doctree: nodes.document, config: VerifiedConfig, source: str) -> Iterator[_Region]:
+    yield from _Walker(config, source).walk(doctree, exempt=False)
+
+
+def _place(region: _Region, number: ProseNumber) -> Placed:
+    position = region.placed.get(number.start)
+    if position is None:
+        return Placed(number, _node_line(region.node), None, region.context)
+    return Placed(number, position[0] + 1, position[1], region.context)
+
+
+def _node_line(node: nodes.Node) -> int | None:
+    while node is not None:
+        line = getattr(node, "line", None)
+        if line:
+            return int(line)
+        node = node.parent
+    return None
+
+
+# -- checking and reporting -----------------------------------------------------------------
+
+
+def _report_latex(docname: str, region: _Region, report: PageReport) -> None:
+    for problem in region.extract.problems:
+        position = region.placed.get(problem.where)
+        line = position[0] + 1 if position else _node_line(region.node)
+        _add(report, docname, line, Subtype.LATEX, problem.message)
+
+
+def _report_unowned(docname: str, region: _Region, report: PageReport) -> None:
+    if region.exempt:
+        return
+    decimals = [c for v in region.extract.named for c in v.cells if c.decimal]
+    for number in sorted(region.extract.free + decimals, key=lambda n: n.start):
+        placed = _place(region, number)
+        _add(report, docname, placed.line, Subtype.UNOWNED,
+             f"{number.text} is outside the scope of every check-numeric on this page; "
+             "move it into a checked section, or mark it {unchecked} if it is quoted data")
+
+
+def _check_share(docname: str, share: _Share, policy: Policy, report: PageReport) -> None:
+    check = share.check
+    if check.get("decimals") is not None:
+        policy = Policy(decimals=check["decimals"], rounding=policy.rounding)
+    named: list[PlacedValue] = []
+    free: list[Placed] = []
+    exempt: list[Placed] = []
+    for region in share.regions:
+        if region.exempt:
+            numbers = [c for v in region.extract.named for c in v.cells] + region.extract.free
+            exempt += [_place(region, n) for n in numbers if n.decimal]
+        else:
+            named += [
+                PlacedValue(v, tuple(_place(region, c) for c in v.cells))
+                for v in region.extract.named
+            ]
+            free += [_place(region, n) for n in region.extract.free]
+        exempt += [_place(region, n) for n in region.extract.exempt]
+    if check["failure"]:
+        _fill_verdict(check, None)
+        report.snippets.append(_snippet_record(check, [], failed=0))
+        return
+    transcript = parse_transcript(check["stdout"])
+    _report_transcript(docname, check, transcript, report)
+    verdicts = verify(transcript, named, free, exempt, policy)
+    for verdict in verdicts:
+        _record(docname, check, verdict, report)
+    _fill_verdict(check, verdicts)
+    failed = sum(v.failed for v in verdicts)
+    report.snippets.append(_snippet_record(check, verdicts, failed))
+
+
+def _report_transcript(
+    docname: str, check: vnodes.numeric_check, transcript: Transcript, report: PageReport
+) -> None:
+    for problem in transcript.problems:
+        _add(report, docname, check.line, Subtype.TRANSCRIPT,
+             f"output of {check['snippet']}, line {problem.where}: {problem.message}")
+
+
+_SUBTYPES = {
+    Outcome.DIVERGE: Subtype.DIVERGENCE,
+    Outcome.AMBIGUOUS: Subtype.AMBIGUOUS,
+    Outcome.SHAPE: Subtype.SHAPE,
+    Outcome.RANGE: Subtype.RANGE,
+}
+
+
+def _record(
+    docname: str, check: vnodes.numeric_check, verdict: Verdict, report: PageReport
+) -> None:
+    placed = verdict.placed
+    suffix = f" ({placed.context})" if placed.context else ""
+    if verdict.failed:
+        _add(report, docname, placed.line, _SUBTYPES[verdict.outcome], verdict.message + suffix)
+    elif verdict.over_policy:
+        _add(report, docname, placed.line, Subtype.PRECISION,
+             f"{placed.number.text} shows more decimals than the rounding policy; it was "
+             f"compared at its own {verdict.places} d.p.{suffix}")
+    report.numbers.append(NumberRecord(
+        line=placed.line, column=placed.column, kind=verdict.kind, name=verdict.name,
+        index=verdict.index, prose=placed.number.text, printed=verdict.printed,
+        places=verdict.places, status=verdict.outcome.value, snippet=check["snippet"],
+        context=placed.context, message=verdict.message,
+    ))
+
+
+def _snippet_record(
+    check: vnodes.numeric_check, verdicts: list[Verdict], failed: int
+) -> SnippetRecord:
+    return SnippetRecord(
+        snippet=check["snippet"], line=check.line, key=check.get("key", ""),
+        seconds=float(check.get("seconds", 0.0)), cached=bool(check.get("cached", False)),
+        failure=check["failure"],
+        named=sum(v.kind == "named" for v in verdicts),
+        free=sum(v.kind == "free" for v in verdicts),
+        exempt=sum(v.kind == "exempt" for v in verdicts),
+        failed=failed,
+    )
+
+
+def _fill_verdict(check: vnodes.numeric_check, verdicts: list[Verdict] | None) -> None:
+    line = next(
+        (p for p in check.findall(nodes.paragraph) if vnodes.VERDICT_CLASS in p["classes"]), None
+    )
+    if line is None:
+        return
+    if verdicts is None:
+        text = "The snippet failed at build time: nothing on this page was verified."
+    else:
+        named = sum(v.kind == "named" for v in verdicts)
+        free = sum(v.kind == "free" for v in verdicts)
+        exempt = sum(v.kind == "exempt" for v in verdicts)
+        failed = sum(v.failed for v in verdicts)
+        counts = f"{_plural(named, 'named entry', 'named entries')} and {_plural(free, 'free digit', 'free digits')} checked"
+        if exempt:
+            counts += f", {_plural(exempt, 'number', 'numbers')} exempt"
+        if failed:
+            text = f"Executed at build. {failed} of the digits above differ from what it printed ({counts})."
+        else:
+            text = f"Executed at build. The digits above are the digits it printed ({counts})."
+    line.children = []
+    line += nodes.Text(text)
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def _add(report: PageReport, docname: str, line: int | None, subtype: Subtype, message: str) -> None:
+    report.findings.append(Finding(docname, line, subtype, message))

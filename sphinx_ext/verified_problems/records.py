@@ -1,0 +1,76 @@
+"""What a checked page leaves in the environment: plain, picklable records.
+
+They outlive the doctree: an incremental build that does not re-read a page still reports and
+counts that page's findings, and the reports (JSON, JUnit) are written from them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .diagnostics import Finding
+
+
+@dataclass(frozen=True)
+class NumberRecord:
+    """One prose number and what became of it (a row of ``verification.json``)."""
+
+    line: int | None
+    column: int | None
+    kind: str  # named, free, exempt
+    name: str | None
+    index: tuple[int, ...] | None
+    prose: str
+    printed: str | None
+    places: int | None
+    status: str  # an Outcome value
+    snippet: str
+    context: str
+    message: str
+
+
+@dataclass(frozen=True)
+class SnippetRecord:
+    """One ``check-numeric`` on a page and its run."""
+
+    snippet: str
+    line: int | None
+    key: str
+    seconds: float
+    cached: bool
+    failure: str
+    named: int
+    free: int
+    exempt: int
+    failed: int
+
+
+@dataclass
+class PageReport:
+    """Everything the check found on one page."""
+
+    docname: str
+    source: str
+    findings: list[Finding] = field(default_factory=list)
+    numbers: list[NumberRecord] = field(default_factory=list)
+    snippets: list[SnippetRecord] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Finding]:
+        """The findings that fail the build."""
+        return [f for f in self.findings if f.is_error]
+
+    def to_json(self) -> dict[str, Any]:
+        """The page as the JSON report writes it."""
+        return {
+            "docname": self.docname,
+            "source": self.source,
+            "numbers": [asdict(n) for n in self.numbers],
+            "snippets": [asdict(s) for s in self.snippets],
+            "findings": [
+                {"line": f.line, "subtype": f.subtype.value, "message": f.message,
+                 "error": f.is_error}
+                for f in self.findings
+            ],
+        }

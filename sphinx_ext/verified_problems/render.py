@@ -1,0 +1,74 @@
+"""How the extension's nodes look, per builder; HTML gets its markup here and nowhere else."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+
+from . import nodes as vnodes
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+
+def _skip(self: Any, node: nodes.Element) -> None:
+    pass
+
+
+def _visit_check_html(self: Any, node: vnodes.numeric_check) -> None:
+    classes = ["verified-check"] + (["verified-failed"] if node.get("failure") else [])
+    self.body.append(self.starttag(node, "div", CLASS=" ".join(classes)))
+
+
+def _visit_header_html(self: Any, node: vnodes.problem_header) -> None:
+    self.body.append(self.starttag(node, "div", CLASS="problem-header"))
+
+
+def _depart_div(self: Any, node: nodes.Element) -> None:
+    self.body.append("</div>\n")
+
+
+def _visit_collapsible_html(self: Any, node: vnodes.collapsible) -> None:
+    attributes = {"open": "open"} if node.get("open") else {}
+    self.body.append(self.starttag(node, "details", **attributes))
+
+
+def _depart_collapsible_html(self: Any, node: vnodes.collapsible) -> None:
+    self.body.append("</details>\n")
+
+
+def _visit_summary_html(self: Any, node: vnodes.summary) -> None:
+    self.body.append(self.starttag(node, "summary"))
+
+
+def _depart_summary_html(self: Any, node: vnodes.summary) -> None:
+    self.body.append("</summary>\n")
+
+
+def _visit_summary_paragraph(self: Any, node: vnodes.summary) -> None:
+    self.visit_paragraph(node)
+
+
+def _depart_summary_paragraph(self: Any, node: vnodes.summary) -> None:
+    self.depart_paragraph(node)
+
+
+_PASS = (_skip, _skip)
+
+
+def setup_render(app: Sphinx) -> None:
+    """Register the nodes with a rendering for every builder Sphinx ships."""
+    plain = {name: _PASS for name in ("latex", "text", "man", "texinfo")}
+    app.add_node(vnodes.numeric_check, html=(_visit_check_html, _depart_div), **plain)
+    app.add_node(vnodes.problem_header, html=(_visit_header_html, _depart_div), **plain)
+    app.add_node(
+        vnodes.collapsible, html=(_visit_collapsible_html, _depart_collapsible_html), **plain
+    )
+    paragraph = (_visit_summary_paragraph, _depart_summary_paragraph)
+    app.add_node(
+        vnodes.summary,
+        html=(_visit_summary_html, _depart_summary_html),
+        **{name: paragraph for name in ("latex", "text", "man", "texinfo")},
+    )
+    app.add_css_file("verified.css")

@@ -1,0 +1,502 @@
+"""Running snippets outside the Sphinx process: isolated, limited, parallel and cached.
+
+The Sphinx side builds :class:`SnippetRequest` objects and asks a :class:`Runner` for their
+:class:`SnippetResult`. A fresh interpreter per snippet would spend nearly all its time
+importing numpy, and forking the large Sphinx process is slow, so the runner keeps one small
+fork server (``worker.py``) that imports numpy once and forks a child per snippet. Successful
+results are kept in a content-addressed cache (``cache.py``); failures always run again.
+
+Nothing here imports Sphinx.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import weakref
+from collections import deque
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .cache import ResultCache, snippet_key
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from types import TracebackType
+
+#: The fork server; run as a script, it imports nothing from this package.
+WORKER_SCRIPT = Path(__file__).with_name("worker.py")
+
+#: Seconds without any word from the worker, beyond the longest running timeout, before it is
+#: declared hung. The worker enforces the timeouts itself; this only guards against the worker.
+_PATIENCE = 60.0
+_READ_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one snippet may use; part of the cache key, since it can change the outcome."""
+
+    timeout: float = 30.0  # seconds of wall time
+    max_output: int = 8 * 1024 * 1024  # bytes of stdout (and of any file it writes)
+    max_memory_mb: int = 4096  # address-space cap, in MiB
+
+    def __post_init__(self) -> None:
+        # One spelling per value, so ``timeout=30`` and ``timeout=30.0`` share a cache key.
+        object.__setattr__(self, "timeout", float(self.timeout))
+        object.__setattr__(self, "max_output", int(self.max_output))
+        object.__setattr__(self, "max_memory_mb", int(self.max_memory_mb))
+        if not (self.timeout > 0 and self.max_output > 0 and self.max_memory_mb > 0):
+            raise ValueError(f"limits must be positive: {self}")
+
+
+@dataclass(frozen=True)
+class SnippetRequest:
+    """One snippet to run; hashable, so the Sphinx side can key its results by request."""
+
+    path: Path  # absolute, already resolved and validated by the caller
+    snippet_dir: Path  # the snippet folder; local modules imported from it are dependencies
+    limits: Limits = field(default_factory=Limits)
+    data_files: tuple[Path, ...] = ()  # files the snippet declares it reads (in the cache key)
+
+
+class Failure(StrEnum):
+    """Why a snippet produced no transcript to check; each maps to one message for authors."""
+
+    CRASH = "crash"  # an exception, sys.exit(non-zero) or a fatal signal
+    TIMEOUT = "timeout"  # still running at the deadline; its process group was killed
+    EMPTY = "empty"  # printed nothing
+    UNDECODABLE = "undecodable"  # printed bytes that are not UTF-8
+    OUTPUT_LIMIT = "output-limit"  # printed (or wrote) more than max_output bytes
+    MEMORY = "memory"  # ran out of its address space
+    ORPHAN = "orphan"  # left a background process running (killed)
+    MISSING = "missing"  # the snippet or a declared data file does not exist
+    WORKER = "worker"  # the fork server itself died; the snippet was not judged
+
+
+@dataclass(frozen=True)
+class SnippetResult:
+    """What a snippet printed, or why it could not be checked, and what it depended on."""
+
+    stdout: str  # decoded UTF-8 (best effort, with replacement characters, on UNDECODABLE)
+    failure: Failure | None
+    message: str  # one sentence for a book author when failure is set, '' otherwise
+    snippet_line: int | None  # CRASH: line of the innermost frame inside the snippet folder
+    crash_file: Path | None  # CRASH: that frame's file (the snippet or a local module)
+    seconds: float  # wall time of the run (of the original run when cached)
+    cached: bool
+    key: str  # hex content hash the cache used ('' when the snippet is MISSING)
+    dependencies: tuple[Path, ...]  # local modules imported from snippet_dir + data_files
+
+    @property
+    def ok(self) -> bool:
+        """True when the snippet printed a transcript worth checking."""
+        return self.failure is None
+
+
+@dataclass
+class RunStats:
+    """Counters for the build's summary line (per process: a fork gets a copy)."""
+
+    run: int = 0  # snippets executed
+    cached: int = 0  # answered from the cache
+    failed: int = 0  # results with a failure, MISSING included
+    seconds: float = 0.0  # wall time of the executed runs
+
+
+def worker_environment(home: Path) -> dict[str, str]:
+    """The worker's whole environment: reproducible, single-threaded BLAS, nothing inherited.
+
+    PYTHONPATH and the rest of the caller's variables are left out on purpose: a snippet must
+    behave as it does when an author runs ``python snippet.py`` in a clean shell.
+    """
+    return {
+        "PATH": os.environ.get("PATH", os.defpath),
+        "LANG": "C.UTF-8",
+        "PYTHONHASHSEED": "0",
+        "PYTHONIOENCODING": "utf-8",
+        "PYTHONUTF8": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "MPLBACKEND": "Agg",
+        "HOME": str(home),
+    }
+
+
+class WorkerDied(RuntimeError):
+    """The fork server exited, broke the protocol or stopped answering."""
+
+
+class _Worker:
+    """One running fork server and its pipes, owned by the process that started it."""
+
+    def __init__(self, jobs: int) -> None:
+        self.owner = os.getpid()
+        self.folder = Path(tempfile.mkdtemp(prefix="verified-problems-"))
+        home = self.folder / "home"
+        home.mkdir()
+        command = [sys.executable, "-s", "-P", str(WORKER_SCRIPT)]
+        command += ["--jobs", str(jobs), "--root", str(self.folder / "jobs")]
+        try:
+            with (self.folder / "worker.log").open("wb") as log:
+                # -s -P and a clean environment isolate like -I, which would also drop
+                # PYTHONHASHSEED (it implies -E) and so make hash() differ between builds.
+                self.process = subprocess.Popen(
+                    command,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=log,
+                    env=worker_environment(home),
+                    cwd=home,
+                    bufsize=0,
+                    start_new_session=True,  # a Ctrl-C in the terminal is the build's
+                )
+        except OSError as error:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            raise WorkerDied(f"the snippet runner's worker could not start: {error}") from error
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.stdin, self.stdout = self.process.stdin, self.process.stdout
+        os.set_blocking(self.stdin.fileno(), False)
+        self.outgoing = bytearray()
+        self.incoming = bytearray()
+        self.groups: dict[int, int] = {}  # request id -> the snippet's process group
+        self.heard = time.monotonic()
+
+    def submit(self, request_id: int, pending: _Pending) -> None:
+        """Queue a request line; it is written as the pipe accepts it, in ``exchange``."""
+        message = {
+            "id": request_id,
+            "path": str(pending.request.path),
+            "snippet_dir": str(pending.snippet_dir),
+            **asdict(pending.request.limits),
+        }
+        if not self.outgoing and not self.groups:
+            self.heard = time.monotonic()  # patience counts from now, not from the last batch
+        self.outgoing += (json.dumps(message) + "\n").encode()
+
+    def exchange(self, patience: float) -> list[dict[str, Any]]:
+        """Write what is pending and read what has arrived, never blocking on either pipe."""
+        poller = select.poll()
+        poller.register(self.stdout.fileno(), select.POLLIN)
+        if self.outgoing:
+            poller.register(self.stdin.fileno(), select.POLLOUT)
+        wait = self.heard + patience - time.monotonic()
+        ready = dict(poller.poll(max(0, int(wait * 1000)) + 1))
+        if self.stdin.fileno() in ready:
+            self._write()
+        if self.stdout.fileno() in ready:
+            self._read()
+        elif time.monotonic() - self.heard > patience:
+            raise WorkerDied("the snippet runner's worker stopped answering and was stopped")
+        return self._events()
+
+    def _write(self) -> None:
+        try:
+            written = os.write(self.stdin.fileno(), self.outgoing)
+        except BlockingIOError:
+            return
+        except OSError as error:
+            raise WorkerDied(self.epitaph()) from error
+        del self.outgoing[:written]
+
+    def _read(self) -> None:
+        chunk = os.read(self.stdout.fileno(), _READ_CHUNK)
+        if not chunk:
+            raise WorkerDied(self.epitaph())
+        self.incoming += chunk
+        self.heard = time.monotonic()
+
+    def _events(self) -> list[dict[str, Any]]:
+        end = self.incoming.rfind(b"\n")
+        if end < 0:
+            return []
+        lines = self.incoming[:end].split(b"\n")
+        del self.incoming[: end + 1]
+        try:
+            events = [json.loads(line) for line in lines if line.strip()]
+        except ValueError as error:
+            raise WorkerDied("the snippet runner's worker broke its protocol") from error
+        return [e for e in events if isinstance(e, dict)]
+
+    def epitaph(self) -> str:
+        """One sentence on how the worker ended, with the last line it wrote to stderr."""
+        try:
+            status: int | None = self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            status = None
+        lines = _tail(self.folder / "worker.log").strip().splitlines()
+        last = f": {lines[-1]}" if lines else ""
+        return f"the snippet runner's worker died (status {status}) before it finished{last}"
+
+    def kill(self) -> None:
+        """Stop everything at once: the snippets' groups, the worker, its folder."""
+        for group in self.groups.values():
+            with contextlib.suppress(OSError):
+                os.killpg(group, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            self.process.kill()
+        self._finish(timeout=10)
+
+    def close(self) -> None:
+        """End of input stops the worker, which kills its running snippets; else kill it."""
+        if os.getpid() != self.owner:
+            self.abandon()
+            return
+        with contextlib.suppress(OSError):
+            self.stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return
+        self._finish(timeout=10)
+
+    def abandon(self) -> None:
+        """In a forked child: close our copies of the parent's pipes, never write or signal."""
+        for pipe in (self.stdin, self.stdout):
+            with contextlib.suppress(OSError):
+                pipe.close()  # unbuffered: closing writes nothing
+
+    def _finish(self, timeout: float) -> None:
+        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+            self.process.wait(timeout=timeout)
+        for pipe in (self.stdin, self.stdout):
+            with contextlib.suppress(OSError):
+                pipe.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _tail(path: Path, limit: int = 4096) -> str:
+    try:
+        with path.open("rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, handle.tell() - limit))
+            return handle.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+class _Slot:
+    """Holds the current worker, so a finalizer can stop it without holding the Runner."""
+
+    def __init__(self) -> None:
+        self.worker: _Worker | None = None
+
+    def close(self) -> None:
+        worker, self.worker = self.worker, None
+        if worker is not None:
+            worker.close()
+
+    def discard(self) -> None:
+        worker, self.worker = self.worker, None
+        if worker is not None:
+            if worker.owner == os.getpid():
+                worker.kill()
+            else:
+                worker.abandon()
+
+
+@dataclass(frozen=True)
+class _Pending:
+    index: int
+    request: SnippetRequest
+    snippet_dir: Path  # resolved
+    key: str
+
+
+class Runner:
+    """Runs snippets through one fork server per process, answering from the cache first.
+
+    The worker starts on first need. If the process that uses the runner is a fork of the one
+    that created it (Sphinx's parallel readers fork), it starts its own worker and leaves the
+    parent's pipes alone.
+    """
+
+    def __init__(self, cache_dir: Path | None, jobs: int = 0) -> None:
+        self.jobs = jobs if jobs > 0 else (os.cpu_count() or 1)
+        self.cache = ResultCache(cache_dir) if cache_dir is not None else None
+        self.stats = RunStats()
+        self._slot = _Slot()
+        self._ids = itertools.count(1)
+        self._finalizer = weakref.finalize(self, self._slot.close)
+
+    def __enter__(self) -> Runner:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the worker (it kills any snippet still running); safe to call twice."""
+        self._slot.close()
+
+    def run(self, request: SnippetRequest) -> SnippetResult:
+        """The result of one snippet: cached, or run now."""
+        return self.run_many([request])[0]
+
+    def run_many(self, requests: Sequence[SnippetRequest]) -> list[SnippetResult]:
+        """Results in the order asked: cached ones at once, the rest run up to ``jobs`` at once."""
+        results: dict[int, SnippetResult] = {}
+        todo: list[_Pending] = []
+        for index, request in enumerate(requests):
+            prepared = self._prepare(index, request)
+            if isinstance(prepared, SnippetResult):
+                results[index] = prepared
+            else:
+                todo.append(prepared)
+        ran = self._execute(todo)
+        for pending in todo:
+            self._remember(pending, ran[pending.index])
+        results.update(ran)
+        ordered = [results[i] for i in range(len(requests))]
+        self._count(ordered)
+        return ordered
+
+    def _prepare(self, index: int, request: SnippetRequest) -> SnippetResult | _Pending:
+        """A MISSING or cached result, or the pending run with its key."""
+        for path in (request.path, *request.data_files):
+            if not path.is_file():
+                what = "snippet" if path == request.path else "data file the snippet declares"
+                return _missing(f"the {what} {path} does not exist")
+        snippet_dir = request.snippet_dir.resolve()
+        try:
+            key = snippet_key(
+                request.path, snippet_dir, asdict(request.limits), request.data_files
+            )
+        except OSError as error:
+            return _missing(f"could not read {error.filename}: {error.strerror}")
+        hit = self.cache.get(key, snippet_dir) if self.cache is not None else None
+        if hit is None:
+            return _Pending(index, request, snippet_dir, key)
+        return SnippetResult(
+            stdout=hit.stdout,
+            failure=None,
+            message="",
+            snippet_line=None,
+            crash_file=None,
+            seconds=hit.seconds,
+            cached=True,
+            key=key,
+            dependencies=_dependencies(hit.modules, request),
+        )
+
+    def _execute(self, todo: list[_Pending]) -> dict[int, SnippetResult]:
+        """Run everything not cached; a worker that dies fails its in-flight requests only."""
+        done: dict[int, SnippetResult] = {}
+        queue = deque(todo)
+        while queue:
+            self._drive(queue, done)
+        return done
+
+    def _drive(self, queue: deque[_Pending], done: dict[int, SnippetResult]) -> None:
+        inflight: dict[int, _Pending] = {}
+        window = 2 * self.jobs  # keeps the worker busy without flooding its pipe
+        try:
+            worker = self._worker()
+        except WorkerDied as death:
+            while queue:  # no worker to be had: every request fails, none waits forever
+                pending = queue.popleft()
+                done[pending.index] = _failed(pending, Failure.WORKER, str(death))
+            return
+        try:
+            while queue or inflight:
+                while queue and len(inflight) < window:
+                    pending = queue.popleft()
+                    request_id = next(self._ids)
+                    inflight[request_id] = pending
+                    worker.submit(request_id, pending)
+                patience = _PATIENCE + max(p.request.limits.timeout for p in inflight.values())
+                for event in worker.exchange(patience):
+                    self._handle(event, worker, inflight, done)
+        except WorkerDied as death:
+            self._slot.discard()
+            for pending in inflight.values():
+                done[pending.index] = _failed(pending, Failure.WORKER, str(death))
+
+    def _handle(
+        self,
+        event: dict[str, Any],
+        worker: _Worker,
+        inflight: dict[int, _Pending],
+        done: dict[int, SnippetResult],
+    ) -> None:
+        kind, request_id = event.get("event"), event.get("id")
+        if kind == "started" and isinstance(request_id, int):
+            worker.groups[request_id] = int(event["pid"])
+        elif kind == "done" and isinstance(request_id, int) and request_id in inflight:
+            worker.groups.pop(request_id, None)
+            pending = inflight.pop(request_id)
+            done[pending.index] = _from_reply(pending, event)
+
+    def _worker(self) -> _Worker:
+        """The worker of this process, started now if needed (also after a fork)."""
+        worker = self._slot.worker
+        if worker is not None and worker.owner != os.getpid():
+            self._slot.discard()  # the parent's: abandoned, not touched
+            worker = None
+        if worker is None:
+            worker = self._slot.worker = _Worker(self.jobs)
+        return worker
+
+    def _remember(self, pending: _Pending, result: SnippetResult) -> None:
+        if self.cache is None or not result.ok:
+            return
+        modules = [p for p in result.dependencies if p not in pending.request.data_files]
+        self.cache.put(pending.key, pending.snippet_dir, result.stdout, result.seconds, modules)
+
+    def _count(self, results: list[SnippetResult]) -> None:
+        for result in results:
+            executed = not result.cached and result.failure is not Failure.MISSING
+            self.stats.run += executed
+            self.stats.cached += result.cached
+            self.stats.failed += not result.ok
+            self.stats.seconds += result.seconds if executed else 0.0
+
+
+def _dependencies(modules: Sequence[Path], request: SnippetRequest) -> tuple[Path, ...]:
+    return tuple(dict.fromkeys((*modules, *request.data_files)))
+
+
+def _missing(message: str) -> SnippetResult:
+    return SnippetResult("", Failure.MISSING, message, None, None, 0.0, False, "", ())
+
+
+def _failed(pending: _Pending, failure: Failure, message: str) -> SnippetResult:
+    return SnippetResult(
+        "", failure, message, None, None, 0.0, False, pending.key, pending.request.data_files
+    )
+
+
+def _from_reply(pending: _Pending, reply: dict[str, Any]) -> SnippetResult:
+    """The result a worker's ``done`` line describes."""
+    failure = reply.get("failure")
+    crash_file = reply.get("crash_file")
+    modules = [Path(m) for m in reply.get("modules", [])]
+    return SnippetResult(
+        stdout=str(reply.get("stdout", "")),
+        failure=Failure(failure) if failure else None,
+        message=str(reply.get("message", "")),
+        snippet_line=reply.get("snippet_line"),
+        crash_file=Path(crash_file) if crash_file else None,
+        seconds=float(reply.get("seconds", 0.0)),
+        cached=False,
+        key=pending.key,
+        dependencies=_dependencies(modules, pending.request),
+    )

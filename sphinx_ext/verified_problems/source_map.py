@@ -1,0 +1,77 @@
+"""Where a number stands in the author's file: exact line and column from doctree text.
+
+Docutils keeps only the line where a block starts (MyST gives a ``$$`` block the line of its
+opening fence). The check needs the line of the digit itself, and the fix command its column,
+so each piece of prose is found again in the source text, moving forward from its block's line.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+Position = tuple[int, int]  # 0-based line index, 0-based column
+
+
+@lru_cache(maxsize=256)
+def _read_lines(path: str, mtime_ns: int) -> tuple[str, ...]:
+    return tuple(Path(path).read_text(encoding="utf-8", errors="replace").splitlines())
+
+
+def source_lines(path: str) -> tuple[str, ...]:
+    """The lines of a source file (cached while the file is unchanged)."""
+    try:
+        return _read_lines(path, Path(path).stat().st_mtime_ns)
+    except OSError:
+        return ()
+
+
+class Cursor:
+    """A reading position in one source file that only moves forward."""
+
+    def __init__(self, lines: tuple[str, ...], start_line: int) -> None:
+        self.lines = lines
+        self.position: Position = (max(start_line, 0), 0)
+
+    def find_number(self, written: str) -> Position | None:
+        """The next occurrence of a number as written, not inside a longer number."""
+        pattern = re.compile(r"(?<![\d.])" + re.escape(written) + r"(?![\d])")
+        line, column = self.position
+        for index in range(line, len(self.lines)):
+            match = pattern.search(self.lines[index], column if index == line else 0)
+            if match:
+                self.position = (index, match.end())
+                return (index, match.start())
+        return None
+
+    def place_block(self, content: str) -> list[Position | None]:
+        """For each line of ``content`` (verbatim LaTeX), where its first character stands."""
+        placed: list[Position | None] = []
+        for raw in content.split("\n"):
+            stripped = raw.strip()
+            if not stripped:
+                placed.append(None)
+                continue
+            line, column = self.position
+            found = None
+            for index in range(line, len(self.lines)):
+                at = self.lines[index].find(stripped, column if index == line else 0)
+                if at >= 0:
+                    found = (index, at - (len(raw) - len(raw.lstrip())))
+                    self.position = (index, at + len(stripped))
+                    break
+            placed.append(found)
+        return placed
+
+
+def offset_to_position(
+    content: str, placed: list[Position | None], offset: int
+) -> Position | None:
+    """Map an offset in verbatim content to the source position of that character."""
+    line_no = content.count("\n", 0, offset)
+    line_start = content.rfind("\n", 0, offset) + 1
+    base = placed[line_no] if line_no < len(placed) else None
+    if base is None:
+        return None
+    return (base[0], base[1] + offset - line_start)

@@ -1,0 +1,251 @@
+"""The verdict on one snippet's share of a page: every prose number against the transcript.
+
+Pure: it takes the parsed transcript, the named values and free digits the prose holds (each
+with where it stands), and the rounding policy, and returns one :class:`Verdict` per number.
+The Sphinx side only locates numbers and reports what this returns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from math import prod
+
+from .digits import Comparison, Policy, PrintedPool, Status, compare
+from .numbers import Entry, NamedValue, ProseNumber, Transcript
+
+
+class Outcome(str, Enum):
+    """How one prose number fared; everything but MATCH and EXEMPT is reported."""
+
+    MATCH = "match"
+    DIVERGE = "diverge"
+    AMBIGUOUS = "ambiguous"
+    SHAPE = "shape"
+    RANGE = "range"
+    EXEMPT = "exempt"
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A prose number with the page position the caller resolved for it."""
+
+    number: ProseNumber
+    line: int | None
+    column: int | None
+    context: str
+
+
+@dataclass(frozen=True)
+class PlacedValue:
+    """A named value with its cells placed."""
+
+    value: NamedValue
+    cells: tuple[Placed, ...]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One checked (or exempted) prose number: a row of the report, a message when it fails."""
+
+    kind: str  # "named", "free" or "exempt"
+    name: str | None
+    index: tuple[int, ...] | None  # 1-based, into the printed array
+    placed: Placed
+    outcome: Outcome
+    printed: str | None
+    places: int | None
+    over_policy: bool
+    message: str
+
+    @property
+    def failed(self) -> bool:
+        """Whether this number fails the build."""
+        return self.outcome not in (Outcome.MATCH, Outcome.EXEMPT)
+
+
+_ELEMENT = re.compile(r"(?P<base>.+?)_(?P<index>\d+(?:,\d+)*)")
+
+
+def verify(
+    transcript: Transcript,
+    named: Sequence[PlacedValue],
+    free: Sequence[Placed],
+    exempt: Sequence[Placed],
+    policy: Policy,
+) -> list[Verdict]:
+    """Check a snippet's share of a page: named values entry by entry, the rest as free digits."""
+    pool = PrintedPool(transcript.numbers)
+    verdicts: list[Verdict] = []
+    leftover: list[Placed] = list(free)
+    for placed_value in named:
+        checked = _check_named(placed_value, transcript, policy)
+        if checked is None:
+            leftover.extend(cell for cell in placed_value.cells if cell.number.decimal)
+        else:
+            verdicts.extend(checked)
+    verdicts.extend(_check_free(cell, pool, policy) for cell in leftover)
+    verdicts.extend(
+        Verdict("exempt", None, None, cell, Outcome.EXEMPT, None, None, False, "")
+        for cell in exempt
+    )
+    verdicts.sort(key=lambda v: (v.placed.line or 0, v.placed.column or 0))
+    return verdicts
+
+
+def resolve(name: str, entries: dict[str, Entry]) -> tuple[Entry, tuple[int, ...] | None] | None:
+    """The printed quantity a prose name refers to: itself, or an element of a printed array.
+
+    ``O_11`` is the quantity ``O_11`` if the snippet printed one; otherwise element (1, 1) of a
+    printed 2-D ``O`` (one digit per axis, or comma-separated indices ``O_10,2``).
+    """
+    if name in entries:
+        return entries[name], None
+    match = _ELEMENT.fullmatch(name)
+    if match is None or match["base"] not in entries:
+        return None
+    entry = entries[match["base"]]
+    raw = match["index"]
+    if "," in raw:
+        index = tuple(int(part) for part in raw.split(","))
+    elif len(entry.shape) == len(raw):
+        index = tuple(int(digit) for digit in raw)
+    elif len(entry.shape) == 1:
+        index = (int(raw),)
+    else:
+        return None
+    return entry, index
+
+
+def _check_named(
+    placed_value: PlacedValue, transcript: Transcript, policy: Policy
+) -> list[Verdict] | None:
+    resolved = [(n, r) for n in placed_value.value.names if (r := resolve(n, transcript.entries))]
+    if not resolved:
+        return None
+    verdicts: list[Verdict] = []
+    for _name, (entry, index) in resolved:
+        verdicts.extend(_check_against(placed_value, entry, index, policy))
+    return verdicts
+
+
+def _check_against(
+    placed_value: PlacedValue, entry: Entry, index: tuple[int, ...] | None, policy: Policy
+) -> list[Verdict]:
+    value = placed_value.value
+    first = placed_value.cells[0] if placed_value.cells else None
+    if index is not None:
+        if value.shape != () or first is None:
+            return [_shape_failure(entry.name + "_" + _join(index), value.shape, (), first)]
+        flat = _flat_index(index, entry.shape)
+        if flat is None:
+            message = (
+                f"{entry.name}{_bracket(index)}: no such element, the printed {entry.name} is "
+                f"{_shape_text(entry.shape)}"
+            )
+            return [Verdict("named", entry.name, index, first, Outcome.RANGE, None, None, False,
+                            message)]
+        return [_compare_cell(entry, index, entry.values[flat], first, policy)]
+    if not _shapes_agree(value.shape, entry.shape):
+        return [_shape_failure(entry.name, value.shape, entry.shape, first)]
+    indices = list(_indices(entry.shape))
+    return [
+        _compare_cell(entry, idx, printed, cell, policy)
+        for idx, printed, cell in zip(indices, entry.values, placed_value.cells, strict=True)
+    ]
+
+
+def _compare_cell(
+    entry: Entry, index: tuple[int, ...], printed: str, cell: Placed, policy: Policy
+) -> Verdict:
+    comparison = compare(cell.number.text, printed, policy)
+    label = entry.name + _bracket(index)
+    return _verdict("named", entry.name, index, cell, comparison, label)
+
+
+def _check_free(cell: Placed, pool: PrintedPool, policy: Policy) -> Verdict:
+    comparison = pool.match(cell.number.text, policy)
+    return _verdict("free", None, None, cell, comparison, "free digit")
+
+
+def _verdict(
+    kind: str,
+    name: str | None,
+    index: tuple[int, ...] | None,
+    cell: Placed,
+    comparison: Comparison,
+    label: str,
+) -> Verdict:
+    outcome = {
+        Status.MATCH: Outcome.MATCH,
+        Status.DIVERGE: Outcome.DIVERGE,
+        Status.AMBIGUOUS: Outcome.AMBIGUOUS,
+    }[comparison.status]
+    message = _message(label, kind, cell, comparison)
+    return Verdict(kind, name, index, cell, outcome, comparison.printed, comparison.places,
+                   comparison.over_policy, message)
+
+
+def _message(label: str, kind: str, cell: Placed, comparison: Comparison) -> str:
+    written = cell.number.text
+    if comparison.status is Status.MATCH:
+        return ""
+    if comparison.status is Status.AMBIGUOUS:
+        return (
+            f"{label}: prose {written}, printed {comparison.printed} is an exact tie at "
+            f"{comparison.places} d.p.; print more digits so the rounding is decided"
+        )
+    if kind == "free":
+        nearest = f"nearest printed {comparison.printed}" if comparison.printed else "none printed"
+        return f"{label}: prose {written} is not among the printed numbers ({nearest})"
+    return f"{label}: prose {written}, printed {comparison.printed}"
+
+
+def _shape_failure(
+    name: str, prose: tuple[int, ...], printed: tuple[int, ...], first: Placed | None
+) -> Verdict:
+    assert first is not None or prose == ()
+    message = f"{name}: prose is {_shape_text(prose)}, printed is {_shape_text(printed)}"
+    placed = first if first is not None else Placed(ProseNumber("", 0, 0, False), None, None, "")
+    return Verdict("named", name, None, placed, Outcome.SHAPE, None, None, False, message)
+
+
+def _shapes_agree(prose: tuple[int, ...], printed: tuple[int, ...]) -> bool:
+    if prose == printed:
+        return True
+    vectors = {prose, printed}
+    if any(len(s) == 1 for s in vectors) and prod(prose) == prod(printed):
+        return all(len(s) == 1 or (len(s) == 2 and 1 in s) for s in vectors)
+    return False
+
+
+def _indices(shape: tuple[int, ...]) -> Iterable[tuple[int, ...]]:
+    if not shape:
+        yield ()
+        return
+    for first in range(1, shape[0] + 1):
+        for rest in _indices(shape[1:]):
+            yield (first, *rest)
+
+
+def _flat_index(index: tuple[int, ...], shape: tuple[int, ...]) -> int | None:
+    if len(index) != len(shape) or any(not 1 <= i <= n for i, n in zip(index, shape, strict=True)):
+        return None
+    flat = 0
+    for i, n in zip(index, shape, strict=True):
+        flat = flat * n + (i - 1)
+    return flat
+
+
+def _bracket(index: tuple[int, ...]) -> str:
+    return f"[{','.join(str(i) for i in index)}]" if index else ""
+
+
+def _join(index: tuple[int, ...]) -> str:
+    return ",".join(str(i) for i in index)
+
+
+def _shape_text(shape: tuple[int, ...]) -> str:
+    return "a scalar" if not shape else "×".join(str(n) for n in shape)
