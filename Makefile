@@ -1,30 +1,55 @@
-# One command sets everything up: a virtual environment in .venv with the project installed.
+# Every target sets itself up: a virtual environment in .venv with the project installed.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-SPHINXOPTS ?=
 BUILDDIR ?= _build
+SPHINXOPTS ?= -W
 SPHINXBUILD = $(BIN)/sphinx-build -c conf -d $(BUILDDIR)/doctrees $(SPHINXOPTS)
+PYTEST_ARGS ?=
 
-.PHONY: html test check fix bench live clean lint venv mutation
+.PHONY: venv html check fix live test lint bench mutation clean
 
 venv: $(STAMP)
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,live]'
 	@touch $(STAMP)
 
+## html: build the book into _build/html (fails on any wrong digit or warning)
 html: $(STAMP)
 	$(SPHINXBUILD) -b html book $(BUILDDIR)/html
 
+## check: verify every problem without writing HTML; reports in _build/verify
+check: $(STAMP)
+	$(SPHINXBUILD) -b verify book $(BUILDDIR)/verify
+
+## fix: rewrite diverging named digits to the printed ones (FIX_ARGS=--check or --diff)
+fix: $(STAMP)
+	$(BIN)/verified-fix book --conf conf --build $(BUILDDIR) $(FIX_ARGS)
+
+## live: live preview; saving a page or a snippet re-checks and reloads it
+live: $(STAMP)
+	$(BIN)/sphinx-autobuild -c conf -d $(BUILDDIR)/live-doctrees --watch scripts/snippets \
+		--watch sphinx_ext book $(BUILDDIR)/live
+
+## test: the whole test suite
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check sphinx_ext tests scripts
 	$(BIN)/mypy
 
+## bench: verification cost as ratios against plain Sphinx and sphinxcontrib-programoutput
+bench: $(STAMP)
+	$(BIN)/python scripts/bench.py
+
+## mutation: change every digit of the real book, one at a time; every mutant must fail the build
+mutation: $(STAMP)
+	$(BIN)/python scripts/mutation.py
+
+## clean: remove the build output, the doctrees and the snippet cache
 clean:
 	rm -rf $(BUILDDIR)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from verified_problems.numbers import ProseExtract
 from verified_problems.prose import extract_text, find_decimals
 
@@ -33,7 +32,7 @@ def found(text: str) -> list[tuple[str, str]]:
         ("(−0.7071)", [("-0.7071", "−0.7071")]),
         ("(1,-0.5)", [("-0.5", "-0.5")]),
         ("x=-0.5", [("-0.5", "-0.5")]),
-        ("1-0.5", []),
+        ("1-0.5", [("0.5", "0.5")]),
         ("a -0.5", [("-0.5", "-0.5")]),
         ("a-0.5", [("0.5", "0.5")]),
         ("e.g. the value", []),

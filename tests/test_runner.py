@@ -359,16 +359,33 @@ def test_missing_snippet_and_data_file(runner: Runner, write: Write, folder: Pat
     assert runner.stats.run == 0 and runner.stats.failed == 2
 
 
-def test_dead_worker_is_reported_and_replaced(runner: Runner, write: Write) -> None:
+def test_dead_worker_is_reported_and_replaced(write: Write, tmp_path: Path) -> None:
+    """A snippet that kills the worker: what was in flight is WORKER, the rest still runs."""
+    pid_file = tmp_path / "killer.pid"
     killer = write(
         "killer.py",
-        "import os, signal, time\nos.kill(os.getppid(), signal.SIGKILL)\ntime.sleep(60)\n",
+        f"""
+        import os, signal, time
+        with open({str(pid_file)!r}, "w") as f:
+            f.write(f"{{os.getpid()}}\\n")
+        os.kill(os.getppid(), signal.SIGKILL)
+        time.sleep(120)
+        """,
     )
     fine = write("fine.py", "print('x = 1.0')\n")
-    (result,) = runner.run_many([request(killer, Limits(timeout=60.0))])
-    assert result.failure is Failure.WORKER
-    assert "worker died" in result.message
-    assert runner.run(request(fine)).ok
+    with Runner(None, jobs=1) as runner:
+        results = runner.run_many([request(killer, Limits(timeout=120.0))] + [request(fine)] * 3)
+        assert results[0].failure is Failure.WORKER
+        assert "worker died" in results[0].message
+        assert results[-1].ok
+        assert runner.run(request(fine)).ok
+    assert gone(wait_for_int(pid_file))  # the orphaned snippet was killed with the worker
+
+
+def test_tiny_timeout_still_kills(runner: Runner, write: Write) -> None:
+    path = write("spin.py", "while True:\n    pass\n")
+    result = runner.run(request(path, Limits(timeout=0.001)))
+    assert result.failure is Failure.TIMEOUT
 
 
 def test_close_is_idempotent_and_runner_reusable(write: Write) -> None:

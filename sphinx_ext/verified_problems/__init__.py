@@ -18,6 +18,8 @@ from .problems import setup_problems
 from .render import setup_render
 from .snippets import close, prefetch
 from .verdict import report_verdict
+from .verification_page import setup_verification_page
+from .verify_builder import setup_verify_builder
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -39,6 +41,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_exemptions(app)
     setup_problems(app)
     setup_collector(app)
+    setup_verification_page(app)
+    setup_verify_builder(app)
     app.connect("builder-inited", _add_static)
     app.connect("env-before-read-docs", prefetch)
     app.connect("build-finished", report_verdict, priority=400)

@@ -71,6 +71,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from types import MappingProxyType
 from typing import Any, TypeAlias
 
@@ -135,7 +136,12 @@ _DROPPED = frozenset(
      "textstyle", "scriptstyle", "scriptscriptstyle", "hline", "limits", "nolimits",
      "strut", "mathstrut", "allowbreak", "hfill"]
 )
-_DROPPED_WITH_ARGUMENT = _names("label tag hspace vspace phantom hphantom vphantom cline eqref ref")
+#: Markup whose first ``{…}`` is not math: dropped with it (``\textcolor{red}{x}`` leaves
+#: ``{x}``).
+_DROPPED_WITH_ARGUMENT = _names(
+    "label tag hspace vspace phantom hphantom vphantom cline eqref ref color textcolor class"
+    " cssId style href"
+)
 
 _CHAIN_RELATIONS = frozenset(
     ["=", "\\approx", "≈", "\\coloneqq", "\\eqqcolon", "\\equiv", "\\triangleq", "\\doteq"]
@@ -152,6 +158,7 @@ _OPERATORS = frozenset(
      "\\div", "\\ast", "\\star", "\\circ", "\\odot", "\\otimes", "\\oplus", "\\setminus"]
 )
 _EQUATION_BREAKS = frozenset([",", ";", "\\quad", "\\qquad"])
+_SEPARATORS = _EQUATION_BREAKS | frozenset(["&", "\\\\"])
 _OPENERS = frozenset(
     ["(", "[", "\\{", "\\lbrace", "\\lbrack", "\\langle", "\\lvert", "\\lVert", "\\lfloor",
      "\\lceil"]
@@ -354,6 +361,10 @@ def _unclosed(source: str, nodes: Sequence[Any]) -> Iterator[SourceProblem]:
             if not re.search(r"\\end\s*\{" + re.escape(name) + r"\}\s*$", source[:end]):
                 yield SourceProblem(node.pos, f"`\\begin{{{name}}}` is never closed by"
                                               f" `\\end{{{name}}}`")
+        if isinstance(node, latexwalker.LatexMathNode):
+            opener, closer = node.delimiters
+            if not source[node.pos : end].endswith(closer) or node.len <= len(opener):
+                yield SourceProblem(node.pos, f"this `{opener}` is never closed by `{closer}`")
         yield from _unclosed(source, getattr(node, "nodelist", None) or [])
 
 
@@ -380,7 +391,7 @@ class _Reader:
             if isinstance(node, latexwalker.LatexCharsNode):
                 out.extend(self._chars(node.chars, node.pos, text=text))
             elif isinstance(node, latexwalker.LatexGroupNode | latexwalker.LatexMathNode):
-                out.append(self._group(node, text=text and _is_group(node)))
+                out.append(self._group(node, text=text and _is_group(nodes, i - 1)))
             elif isinstance(node, latexwalker.LatexEnvironmentNode):
                 out.append(self._env(node))
             elif isinstance(node, latexwalker.LatexMacroNode):
@@ -440,11 +451,13 @@ class _Reader:
     def _macro(self, node: Any, nodes: Sequence[Any], i: int, out: list[_Item]) -> int:
         """Append the macro's token (if it is kept); return where reading goes on."""
         name = node.macroname
-        follows_group = i < len(nodes) and isinstance(nodes[i], latexwalker.LatexGroupNode)
         if name in _DROPPED:
             return i
         if name in _DROPPED_WITH_ARGUMENT:
-            return i + 1 if follows_group else i
+            if _is_star(nodes, i) and _is_group(nodes, i + 1):  # \tag*{…}
+                return i + 2
+            return i + 1 if _is_group(nodes, i) else i
+        follows_group = _is_group(nodes, i)
         out.append(self._tok("\\" + name, node.pos, node.pos + 1 + len(name)))
         if name in _TEXT_MACROS and follows_group:
             out.append(self._group(nodes[i], text=True))
@@ -452,8 +465,13 @@ class _Reader:
         return i
 
 
-def _is_group(node: Any) -> bool:
-    return isinstance(node, latexwalker.LatexGroupNode)
+def _is_group(nodes: Sequence[Any], i: int) -> bool:
+    return i < len(nodes) and isinstance(nodes[i], latexwalker.LatexGroupNode)
+
+
+def _is_star(nodes: Sequence[Any], i: int) -> bool:
+    node = nodes[i] if i < len(nodes) else None
+    return isinstance(node, latexwalker.LatexCharsNode) and node.chars.strip() == "*"
 
 
 # -- pass 2: macros --------------------------------------------------------------------------
@@ -466,6 +484,10 @@ class _Expander:
     macros: Mapping[str, MacroDef]
     problems: list[SourceProblem]
     budget: int = _EXPANSION_BUDGET
+
+    def __post_init__(self) -> None:
+        # MathJax's own config names macros without the backslash; accept it either way.
+        self.macros = {name.lstrip("\\"): value for name, value in self.macros.items()}
 
     def expand(self, items: Sequence[_Item], depth: int = 0) -> list[_Item]:
         """``items`` with every macro of the book replaced by its body (``depth``: nesting)."""
@@ -679,32 +701,84 @@ def _abandon(stack: list[_Frame], problems: list[SourceProblem]) -> None:
 # -- pass 4: numbers -------------------------------------------------------------------------
 
 
-def _fold_numbers(items: Sequence[_Item]) -> list[_Item]:
-    """Infinity, signs and scientific notation folded into :class:`_Num` items, everywhere."""
-    inner = [
-        _with_items(item, _fold_numbers(item.items)) if isinstance(item, _Container) else item
-        for item in items
-    ]
-    return _fold_scientific(_fold_signs([_infinity(item) for item in inner]))
+_GAP = re.compile(
+    r"(?:\s|~|%[^\n]*(?:\n|$)|\\[,;:! >]"
+    r"|\\(?:quad|qquad|enspace|thinspace|medspace|thickspace|negthinspace)(?![a-zA-Z]))*"
+)
+
+
+@dataclass(frozen=True)
+class _Folder:
+    """Folds infinity, signs and scientific notation into :class:`_Num` items, everywhere.
+
+    Parts are folded only when nothing but spacing stands between them in ``source`` (a brace
+    that a tolerant parse dropped does not make a minus and a number adjacent).
+    """
+
+    source: str
+
+    def fold(self, items: Sequence[_Item]) -> list[_Item]:
+        """``items`` (and everything inside them) with their numbers folded."""
+        inner = [
+            _with_items(item, self.fold(item.items)) if isinstance(item, _Container) else item
+            for item in items
+        ]
+        return self._scientific(self._signs([_infinity(item) for item in inner]))
+
+    def _adjacent(self, first: _Tok | _Num | _Container, then: _Tok | _Num | _Container) -> bool:
+        return _GAP.fullmatch(self.source, first.end, then.start) is not None
+
+    def _signs(self, items: Sequence[_Item]) -> list[_Item]:
+        out: list[_Item] = []
+        for item in items:
+            minus = out[-1] if out else None
+            if (isinstance(item, _Num) and item.own and isinstance(minus, _Tok) and minus.own
+                    and minus.text in _MINUS and _sign_may_stand(out, len(out) - 1)
+                    and not item.text.startswith("-") and self._adjacent(minus, item)):
+                out[-1] = replace(item, text="-" + item.text, start=minus.start)
+            else:
+                out.append(item)
+        return out
+
+    def _scientific(self, items: Sequence[_Item]) -> list[_Item]:
+        out: list[_Item] = []
+        i = 0
+        while i < len(items):
+            folded = self._scientific_at(items, i)
+            if folded is None:
+                out.append(items[i])
+                i += 1
+            else:
+                out.append(folded)
+                i += 5
+        return out
+
+    def _scientific_at(self, items: Sequence[_Item], i: int) -> _Num | None:
+        r"""``m \times 10^{e}`` (or ``\cdot``) at ``i`` as one number ``me e``, if it is there."""
+        window = list(items[i : i + 5])
+        if len(window) < 5:
+            return None
+        mantissa, times, ten, caret, exponent = window
+        if not (isinstance(mantissa, _Num) and mantissa.own and "inf" not in mantissa.text
+                and _is(times, _SCIENTIFIC_TIMES) and isinstance(ten, _Num) and ten.own
+                and ten.text == "10" and _is(caret, "^")
+                and isinstance(exponent, _Num | _Group)):
+            return None
+        parts = [mantissa, times, ten, caret, exponent]
+        power = _integer(exponent)
+        if power is None or not all(
+            isinstance(a, _Tok | _Num | _Container) and isinstance(b, _Tok | _Num | _Container)
+            and self._adjacent(a, b) for a, b in pairwise(parts)
+        ):
+            return None
+        return replace(mantissa, text=f"{mantissa.text}e{power}", end=exponent.end,
+                       decimal=True)
 
 
 def _infinity(item: _Item) -> _Item:
     if _is(item, "\\infty") and isinstance(item, _Tok):
         return _Num("inf", item.start, item.end, decimal=False, own=item.own)
     return item
-
-
-def _fold_signs(items: Sequence[_Item]) -> list[_Item]:
-    out: list[_Item] = []
-    for item in items:
-        minus = out[-1] if out else None
-        if (isinstance(item, _Num) and item.own and isinstance(minus, _Tok) and minus.own
-                and minus.text in _MINUS and _sign_may_stand(out, len(out) - 1)
-                and not item.text.startswith("-")):
-            out[-1] = replace(item, text="-" + item.text, start=minus.start)
-        else:
-            out.append(item)
-    return out
 
 
 def _sign_may_stand(items: Sequence[_Item], k: int) -> bool:
@@ -715,36 +789,6 @@ def _sign_may_stand(items: Sequence[_Item], k: int) -> bool:
     if _is(before, "|"):  # an opening bar if a value may start where it stands
         return _sign_may_stand(items, k - 1)
     return _is(before, _SIGN_CONTEXT)
-
-
-def _fold_scientific(items: Sequence[_Item]) -> list[_Item]:
-    out: list[_Item] = []
-    i = 0
-    while i < len(items):
-        folded = _scientific_at(items, i)
-        if folded is None:
-            out.append(items[i])
-            i += 1
-        else:
-            out.append(folded)
-            i += 5
-    return out
-
-
-def _scientific_at(items: Sequence[_Item], i: int) -> _Num | None:
-    r"""``m \times 10^{e}`` (or ``\cdot``) at ``i`` as one number ``me e``, if it is there."""
-    window = list(items[i : i + 5])
-    if len(window) < 5:
-        return None
-    mantissa, times, ten, caret, exponent = window
-    if not (isinstance(mantissa, _Num) and mantissa.own and "inf" not in mantissa.text
-            and _is(times, _SCIENTIFIC_TIMES) and isinstance(ten, _Num) and ten.own
-            and ten.text == "10" and _is(caret, "^") and isinstance(exponent, _Num | _Group)):
-        return None
-    power = _integer(exponent)
-    if power is None:
-        return None
-    return replace(mantissa, text=f"{mantissa.text}e{power}", end=exponent.end, decimal=True)
 
 
 def _integer(item: _Item) -> str | None:
@@ -762,36 +806,31 @@ def _integer(item: _Item) -> str | None:
 
 
 def _equations(items: Sequence[_Item]) -> list[list[_Item]]:
-    """The equations of a block, split at its top-level separators."""
+    """The equations of a block, split at its top-level separators.
+
+    A separator next to a relation joins instead: ``x &= 1``, a line that starts with ``&=``,
+    ``x = \\quad 1``.
+    """
     equations: list[list[_Item]] = [[]]
-    i = 0
-    while i < len(items):
-        item = items[i]
-        i += 1
-        if _is(item, "\\\\"):
-            if _continues(items, i):
-                i += 1 if _is(items[i], "&") else 0
-            else:
-                equations.append([])
-        elif _is(item, "&"):
-            if not _continues(items, i):
-                equations.append([])
-        elif _is(item, _EQUATION_BREAKS):
-            equations.append([])
-        else:
+    for i, item in enumerate(items):
+        if not _is(item, _SEPARATORS):
             equations[-1].append(item)
+        elif not _joins(equations[-1], items, i + 1):
+            equations.append([])
     return [equation for equation in equations if equation]
+
+
+def _joins(current: Sequence[_Item], items: Sequence[_Item], i: int) -> bool:
+    """Whether a separator before ``items[i]`` joins what stands around it (a relation does)."""
+    if current and _is(current[-1], _RELATIONS):
+        return True
+    while i < len(items) and _is(items[i], _SEPARATORS):
+        i += 1
+    return i < len(items) and _is(items[i], _RELATIONS)
 
 
 def _is_bracketed(item: _Item, opener: str) -> bool:
     return isinstance(item, _Delim) and item.opener == opener
-
-
-def _continues(items: Sequence[_Item], i: int) -> bool:
-    """Whether what follows a ``&`` or a ``\\`` goes on with the equation: ``&=``, ``=``."""
-    if i < len(items) and _is(items[i], "&"):
-        i += 1
-    return i < len(items) and _is(items[i], _RELATIONS)
 
 
 def _chain(equation: Sequence[_Item]) -> list[list[_Item]]:
@@ -924,7 +963,7 @@ def _rows(env: _Env) -> list[list[list[_Item]]]:
             rows[-1].append([])
         else:
             rows[-1][-1].append(item)
-    if len(rows) > 1 and rows[-1] == [[]]:
+    if len(rows) > 1 and len(rows[-1]) == 1 and not _strip(rows[-1][0]):
         rows.pop()
     return rows
 
@@ -1194,7 +1233,7 @@ def extract_math(latex: str, macros: Mapping[str, MacroDef] = _NO_MACROS) -> Pro
     problems: list[SourceProblem] = []
     items = _Reader().read(_parse(latex, problems))
     items = _Expander(macros, problems).expand(items)
-    items = _fold_numbers(_match_brackets(items, problems))
+    items = _Folder(latex).fold(_match_brackets(items, problems))
     findings = _Findings(problems)
     findings.block(items)
     return findings.extract(items)

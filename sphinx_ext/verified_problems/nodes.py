@@ -10,7 +10,7 @@ from __future__ import annotations
 from docutils import nodes
 
 
-class numeric_check(nodes.General, nodes.Element):  # noqa: N801 (docutils naming)
+class numeric_check(nodes.General, nodes.Element):
     """A ``check-numeric`` block: the excerpt, the full script, the transcript, the verdict.
 
     Attributes: ``snippet`` (path relative to the snippet folder), ``scope`` (``page`` or
@@ -18,14 +18,14 @@ class numeric_check(nodes.General, nodes.Element):  # noqa: N801 (docutils namin
     """
 
 
-class collapsible(nodes.General, nodes.Element):  # noqa: N801
+class collapsible(nodes.General, nodes.Element):
     """Content a reader opens on demand (``<details>`` in HTML, shown in full elsewhere).
 
     The first child is a :class:`summary`.
     """
 
 
-class summary(nodes.General, nodes.TextElement):  # noqa: N801
+class summary(nodes.General, nodes.TextElement):
     """The always-visible line of a :class:`collapsible` (``<summary>`` in HTML)."""
 
 
@@ -33,5 +33,5 @@ class summary(nodes.General, nodes.TextElement):  # noqa: N801
 VERDICT_CLASS = "verified-verdict"
 
 
-class problem_header(nodes.General, nodes.Element):  # noqa: N801
+class problem_header(nodes.General, nodes.Element):
     """A problem's header: id, kind, difficulty and rounding policy, above its sections."""

@@ -150,7 +150,7 @@ class ProblemIndexDirective(SphinxDirective):
         return [problem_index("")]
 
 
-class problem_index(nodes.General, nodes.Element):  # noqa: N801
+class problem_index(nodes.General, nodes.Element):
     """Placeholder for the problem table."""
 
 

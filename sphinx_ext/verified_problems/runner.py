@@ -241,13 +241,39 @@ class _Worker:
         return f"the snippet runner's worker died (status {status}) before it finished{last}"
 
     def kill(self) -> None:
-        """Stop everything at once: the snippets' groups, the worker, its folder."""
+        """Stop everything at once: the worker, then its snippets' groups, then its folder.
+
+        The worker goes first so that it forks nothing more; what it said before dying is read
+        for the groups of snippets it started, which would otherwise run on as orphans.
+        """
+        with contextlib.suppress(OSError):
+            self.process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=10)
+        self._drain()
         for group in self.groups.values():
             with contextlib.suppress(OSError):
                 os.killpg(group, signal.SIGKILL)
-        with contextlib.suppress(OSError):
-            self.process.kill()
         self._finish(timeout=10)
+
+    def _drain(self) -> None:
+        """Read the dead worker's last lines, noting the snippets it started."""
+        poller = select.poll()
+        poller.register(self.stdout.fileno(), select.POLLIN)
+        with contextlib.suppress(OSError):
+            while poller.poll(1000):
+                chunk = os.read(self.stdout.fileno(), _READ_CHUNK)
+                if not chunk:
+                    break
+                self.incoming += chunk
+        for line in self.incoming.split(b"\n"):
+            with contextlib.suppress(KeyError, TypeError, ValueError):
+                event = json.loads(line)
+                if event["event"] == "started":
+                    self.groups[int(event["id"])] = int(event["pid"])
+                elif event["event"] == "done":
+                    self.groups.pop(int(event["id"]), None)
+        self.incoming.clear()
 
     def close(self) -> None:
         """End of input stops the worker, which kills its running snippets; else kill it."""

@@ -7,12 +7,15 @@ kept from earlier ones alike — and any error sets the exit status to 1.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sphinx.util import logging
 
 from .collector import pages
+from .config import read_config
 from .diagnostics import emit
+from .reports import write_reports
 from .snippets import stats_line
 
 if TYPE_CHECKING:
@@ -44,3 +47,6 @@ def report_verdict(app: Sphinx, exception: BaseException | None) -> None:
         parts.append(f"{errors} errors on {failing} pages")
         app.statuscode = 1
     logger.info("; ".join(parts))
+    if read_config(app).reports:
+        json_path, _junit = write_reports(Path(app.outdir), reports)
+        logger.info(f"verified: reports written to {json_path.parent}")

@@ -377,7 +377,7 @@ def _too_big(run: Running, printed: int) -> Outcome:
     limit = _size(run.job.max_output)
     if printed >= run.job.max_output:
         return Outcome(OUTPUT_LIMIT, f"the snippet printed more than {limit} and was stopped")
-    if (run.folder / "stderr").stat().st_size >= run.job.max_output:
+    if len(_read_bytes(run.folder / "stderr")) >= run.job.max_output:
         return Outcome(OUTPUT_LIMIT, f"the snippet wrote more than {limit} to stderr")
     return Outcome(OUTPUT_LIMIT, f"the snippet wrote a file larger than the {limit} output limit")
 
@@ -464,12 +464,14 @@ class Server:
         self.enforce_deadlines()
 
     def wait_ms(self) -> int | None:
+        """Milliseconds until the nearest deadline (None: wait for input or an exit)."""
         deadlines = [r.deadline for r in self.running.values() if not r.timed_out]
         if not deadlines:
             return None
         return max(0, int((min(deadlines) - time.monotonic()) * 1000) + 1)
 
     def read_requests(self) -> None:
+        """Take what stdin has (it never blocks: poll said so); end of input stops us."""
         chunk = os.read(self.requests, _READ_CHUNK)
         if not chunk:
             self.open = False
@@ -482,12 +484,14 @@ class Server:
                 self.accept(bytes(line))
 
     def accept(self, line: bytes) -> None:
+        """Queue one request; a malformed line is logged, never fatal."""
         try:
             self.queue.append(Job.parse(line))
         except (ValueError, KeyError, TypeError) as bad:
             print(f"worker: ignored a bad request {line[:200]!r}: {bad}", file=sys.stderr)
 
     def start_queued(self) -> None:
+        """Fork queued jobs while fewer than ``jobs`` children run."""
         while self.queue and len(self.running) < self.jobs:
             self.launch(self.queue.popleft())
 
@@ -509,11 +513,11 @@ class Server:
         self.send({"event": "started", "id": job.id, "pid": pid})
 
     def enforce_deadlines(self) -> None:
+        """Kill the groups of children past their deadline; their exit is handled as usual."""
         now = time.monotonic()
         for run in self.running.values():
             if not run.timed_out and now >= run.deadline:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(run.pid, signal.SIGKILL)
+                _kill(run)
                 run.timed_out = True
 
     def finish(self, run: Running) -> None:
@@ -541,6 +545,7 @@ class Server:
         )
 
     def send(self, message: dict[str, Any]) -> None:
+        """Write one reply line, whole (the caller always reads, so this cannot deadlock)."""
         data = memoryview((json.dumps(message) + "\n").encode())
         while data:
             data = data[os.write(self.replies, data) :]
@@ -548,13 +553,24 @@ class Server:
     def shutdown(self) -> None:
         """Kill every running snippet's group and remove the job folders."""
         for run in self.running.values():
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(run.pid, signal.SIGKILL)
+            _kill(run)
         for run in self.running.values():
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(run.pid, 0)
+            os.close(run.pidfd)
             _remove(run.folder)
         self.running.clear()
+
+
+def _kill(run: Running) -> None:
+    """SIGKILL a child's process group, and the child itself in case it had not made it yet.
+
+    The child is not reaped yet, so neither its pid nor its pidfd can name another process.
+    """
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(run.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        signal.pidfd_send_signal(run.pidfd, signal.SIGKILL)
 
 
 def _read_bytes(path: Path) -> bytes:

@@ -1,0 +1,204 @@
+"""``verified-fix``: rewrite the prose digits of named entries to what the snippets printed.
+
+The snapshot-update workflow (syrupy's ``--snapshot-update``, insta's review, cog's ``--check``)
+for a book: the build says which digits diverge; this command puts the printed digits in their
+place — exactly those characters, nothing else of the file — and shows the diff. A free digit
+cannot be placed with certainty (which printed number did the author mean?), so it is listed,
+never guessed. Each file is written atomically and only if it did not change since it was read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .reports import JSON_NAME
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace ``old`` at a line and column of a file by ``new``."""
+
+    path: Path
+    line: int  # 1-based
+    column: int  # 0-based
+    old: str
+    new: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Unfixable:
+    """A divergence this command will not touch, with the reason."""
+
+    path: Path
+    line: int | None
+    message: str
+
+
+class FileChanged(RuntimeError):
+    """The file changed on disk between reading and writing: the edit would lose work."""
+
+
+def plan(report: dict[str, Any]) -> tuple[list[Edit], list[Unfixable]]:
+    """Split the report's divergences into edits to make and divergences to list."""
+    edits: list[Edit] = []
+    unfixable: list[Unfixable] = []
+    for page in report["pages"]:
+        path = Path(page["source"])
+        for number in page["numbers"]:
+            if number["status"] == "match" or number["status"] == "exempt":
+                continue
+            fixable = (
+                number["kind"] == "named"
+                and number["status"] == "diverge"
+                and number["printed"] is not None
+                and number["column"] is not None
+                and number["line"] is not None
+            )
+            if fixable:
+                edits.append(Edit(path, number["line"], number["column"], number["prose"],
+                                  number["printed"], number["message"]))
+            else:
+                unfixable.append(Unfixable(path, number["line"], number["message"]))
+    return _one_per_place(edits, unfixable)
+
+
+def _one_per_place(
+    edits: list[Edit], unfixable: list[Unfixable]
+) -> tuple[list[Edit], list[Unfixable]]:
+    """One edit per digit: a cell named twice (``Q = K = …``) is fixed once if both agree."""
+    by_place: dict[tuple[Path, int, int], list[Edit]] = defaultdict(list)
+    for edit in edits:
+        by_place[(edit.path, edit.line, edit.column)].append(edit)
+    kept: list[Edit] = []
+    for (path, line, _column), same in by_place.items():
+        if len({e.new for e in same}) == 1:
+            kept.append(same[0])
+        else:
+            printed = " or ".join(sorted({e.new for e in same}))
+            unfixable.append(Unfixable(path, line, f"{same[0].old}: the quantities named here "
+                                                   f"printed different digits ({printed})"))
+    return kept, unfixable
+
+
+def apply(text: str, edits: list[Edit]) -> tuple[str, list[Edit]]:
+    """The text with the edits made; edits whose old digits are not where expected are returned.
+
+    Line endings are kept: the text is split with them and joined back unchanged.
+    """
+    lines = text.splitlines(keepends=True)
+    misplaced: list[Edit] = []
+    for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
+        index = edit.line - 1
+        if not 0 <= index < len(lines):
+            misplaced.append(edit)
+            continue
+        line = lines[index]
+        if line[edit.column : edit.column + len(edit.old)] != edit.old:
+            misplaced.append(edit)
+            continue
+        lines[index] = line[: edit.column] + edit.new + line[edit.column + len(edit.old) :]
+    return "".join(lines), misplaced
+
+
+def write_atomically(path: Path, original: bytes, new_text: str) -> None:
+    """Replace ``path`` by ``new_text`` in one step, refusing if it is no longer ``original``."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(new_text.encode("utf-8"))
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, path.stat().st_mode & 0o7777)
+        if path.read_bytes() != original:
+            raise FileChanged(f"{path} changed on disk since it was read; run the fix again")
+        Path(temporary).replace(path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def run_check(source: Path, conf: Path, build: Path) -> tuple[int, dict[str, Any] | None, str]:
+    """Run the check-only build; its exit status, its JSON report and what it printed."""
+    outdir = build / "verify"
+    command = [sys.executable, "-m", "sphinx", "-b", "verify", "-q", "-c", str(conf),
+               "-d", str(build / "doctrees"), str(source), str(outdir)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    report_path = outdir / JSON_NAME
+    if not report_path.is_file():
+        return done.returncode, None, done.stderr
+    return done.returncode, json.loads(report_path.read_text(encoding="utf-8")), done.stderr
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``verified-fix``: 0 when nothing is left to fix, 1 when --check finds work."""
+    args = _parser().parse_args(argv)
+    status, report, printed = run_check(args.source, args.conf, args.build)
+    if report is None:
+        sys.stderr.write(printed)
+        sys.stderr.write("verified-fix: the check build did not produce a report (see above)\n")
+        return 2
+    edits, unfixable = plan(report)
+    by_file: dict[Path, list[Edit]] = defaultdict(list)
+    for edit in edits:
+        by_file[edit.path].append(edit)
+    changed = 0
+    for path, file_edits in sorted(by_file.items()):
+        changed += _fix_file(path, file_edits, write=not (args.check or args.diff))
+    for item in unfixable:
+        print(f"{item.path}:{item.line}: not fixed, correct it by hand: {item.message}")
+    if args.check:
+        return 1 if changed else 0
+    verb = "would change" if args.diff else "changed"
+    print(f"verified-fix: {changed} digits {verb}, {len(unfixable)} listed for a person to fix")
+    return 0
+
+
+def _fix_file(path: Path, edits: list[Edit], write: bool) -> int:
+    original = path.read_bytes()
+    text = original.decode("utf-8")
+    new_text, misplaced = apply(text, edits)
+    for edit in misplaced:
+        print(f"{path}:{edit.line}: not fixed, {edit.old!r} is no longer at column "
+              f"{edit.column}; rebuild and run the fix again")
+    if new_text == text:
+        return 0
+    sys.stdout.writelines(difflib.unified_diff(
+        text.splitlines(keepends=True), new_text.splitlines(keepends=True),
+        str(path), str(path)))
+    if write:
+        write_atomically(path, original, new_text)
+    return len(edits) - len(misplaced)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="verified-fix",
+        description="Rewrite diverging named digits in the book's MyST sources to the printed "
+                    "digits, showing a unified diff.",
+    )
+    parser.add_argument("source", nargs="?", type=Path, default=Path("book"),
+                        help="the book's source folder (default: book)")
+    parser.add_argument("--conf", type=Path, default=Path("conf"),
+                        help="the folder of conf.py (default: conf)")
+    parser.add_argument("--build", type=Path, default=Path("_build"),
+                        help="build folder for the check and its cache (default: _build)")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true",
+                      help="change nothing; exit 1 if a digit would change (for pre-commit)")
+    mode.add_argument("--diff", action="store_true", help="show the diff, change nothing")
+    return parser
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,112 @@
+"""The book's "Verification" page: every checked page, its snippets, what was checked, status.
+
+``:::{verification-report}`` is a placeholder filled in when the page is written, from the
+environment's reports of all pages; the page is re-read whenever any page changed, so it never
+shows a stale status. Run times vary between builds, so they are left out when
+``SOURCE_DATE_EPOCH`` asks for a reproducible build.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, ClassVar
+
+from docutils import nodes
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import make_refnode
+
+from .collector import pages
+from .records import SnippetRecord
+from .tables import simple_table
+
+if TYPE_CHECKING:
+    from docutils.nodes import Node
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+    from .records import PageReport
+
+
+class verification_report(nodes.General, nodes.Element):
+    """Placeholder for the verification table."""
+
+
+class VerificationReportDirective(SphinxDirective):
+    """``verification-report``: the table of every verified page."""
+
+    option_spec: ClassVar[dict[str, object]] = {}
+
+    def run(self) -> list[Node]:
+        report_pages = self.env.__dict__.setdefault("verified_report_pages", set())
+        report_pages.add(self.env.docname)
+        return [verification_report("")]
+
+
+def _outdated(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    if not (added or changed or removed):
+        return []
+    return sorted(env.__dict__.get("verified_report_pages", set()) - changed - removed)
+
+
+def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    env.__dict__.get("verified_report_pages", set()).discard(docname)
+
+
+def _merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
+    theirs = other.__dict__.get("verified_report_pages", set())
+    env.__dict__.setdefault("verified_report_pages", set()).update(theirs & set(docnames))
+
+
+def _fill(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    for placeholder in list(doctree.findall(verification_report)):
+        placeholder.replace_self(_table(app, docname))
+
+
+def _table(app: Sphinx, fromdoc: str) -> nodes.Node:
+    reports = [r for _, r in sorted(pages(app.env).items()) if r.snippets]
+    if not reports:
+        return nodes.paragraph("", "No page of this book has a check-numeric block yet.")
+    timed = not os.environ.get("SOURCE_DATE_EPOCH")
+    headers = ["Page", "Snippet", "Checked", "Status"] + (["Run time"] if timed else [])
+    rows = [
+        _cells(app, fromdoc, report, record, timed)
+        for report in reports
+        for record in report.snippets
+    ]
+    return simple_table(headers, rows, "verification-report")
+
+
+def _cells(
+    app: Sphinx, fromdoc: str, report: PageReport, record: SnippetRecord, timed: bool
+) -> list[Node]:
+    title = app.env.titles.get(report.docname)
+    label = title.astext() if title is not None else report.docname
+    link = make_refnode(app.builder, fromdoc, report.docname, "", nodes.Text(label))
+    checked = f"{record.named} named, {record.free} free" + (
+        f", {record.exempt} exempt" if record.exempt else ""
+    )
+    errors = len(report.errors)
+    if record.failure:
+        status = f"snippet failed ({record.failure})"
+    elif errors:
+        status = f"{errors} errors"
+    else:
+        status = "verified"
+    cells: list[Node] = [link, nodes.literal(record.snippet, record.snippet),
+                         nodes.Text(checked), nodes.Text(status)]
+    if timed:
+        cached = " (cached)" if record.cached else ""
+        cells.append(nodes.Text(f"{record.seconds * 1000:.0f} ms{cached}"))
+    return cells
+
+
+def setup_verification_page(app: Sphinx) -> None:
+    """Register the directive and keep its page fresh."""
+    app.add_directive("verification-report", VerificationReportDirective)
+    app.add_node(verification_report)
+    app.connect("env-get-outdated", _outdated)
+    app.connect("env-purge-doc", _purge)
+    app.connect("env-merge-info", _merge)
+    app.connect("doctree-resolved", _fill)

@@ -1,0 +1,3 @@
+x = 1.0
+print("x =", x)
+print("r =", x / 0)
