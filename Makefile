@@ -8,7 +8,7 @@ SPHINXOPTS ?= -W
 SPHINXBUILD = $(BIN)/sphinx-build -c conf -d $(BUILDDIR)/doctrees $(SPHINXOPTS)
 PYTEST_ARGS ?=
 
-.PHONY: venv html check fix live test lint bench mutation clean
+.PHONY: venv html check fix live test browser-deps lint bench mutation clean
 
 venv: $(STAMP)
 
@@ -34,9 +34,17 @@ live: $(STAMP)
 	$(BIN)/sphinx-autobuild -c conf -d $(BUILDDIR)/live-doctrees --watch scripts/snippets \
 		--watch sphinx_ext book $(BUILDDIR)/live
 
-## test: the whole test suite
-test: $(STAMP)
+## test: the whole test suite (installs Debian's chromium for the browser tests where it can)
+test: $(STAMP) browser-deps
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing chromium for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
+	      || echo "chromium could not be installed: the browser tests will be skipped"; \
+	  else echo "chromium is not installed and this is not root: the browser tests will be skipped"; fi; }
 
 lint: $(STAMP)
 	$(BIN)/ruff check sphinx_ext tests scripts

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -56,6 +55,3 @@ html_last_updated_fmt = None
 
 latex_engine = "pdflatex"
 latex_elements = {"preamble": r"\usepackage{amssymb}" + "\n"}
-
-if os.environ.get("SOURCE_DATE_EPOCH"):
-    html_last_updated_fmt = None

@@ -45,9 +45,12 @@ def build(make_app: Callable[..., object]) -> Callable[..., object]:
     return run
 
 
-def sphinx_build(srcdir: Path, *extra: str, builder: str = "html") -> subprocess.CompletedProcess[str]:
+def sphinx_build(
+    srcdir: Path, *extra: str, builder: str = "html"
+) -> subprocess.CompletedProcess[str]:
     """Run the real ``sphinx-build`` command on a folder, as an author or CI would."""
-    command = [sys.executable, "-m", "sphinx", "-b", builder, "-d", str(srcdir / "_build" / "doctrees"),
+    doctrees = str(srcdir / "_build" / "doctrees")
+    command = [sys.executable, "-m", "sphinx", "-b", builder, "-d", doctrees,
                *extra, str(srcdir), str(srcdir / "_build" / builder)]
     return subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
 

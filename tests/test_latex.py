@@ -497,7 +497,7 @@ def test_scientific_literal_is_named() -> None:
 
 
 def test_integers_alone_are_never_free() -> None:
-    assert extract(r"2 \times 10 + x_{12} + 3^{4} - 10^{3}").free == []
+    assert extract(r"2 \times 10 + x_{12} + 3^{4} - 10^{3} + 2e-1").free == []
 
 
 def test_a_bare_power_of_ten_stays_apart() -> None:
@@ -639,6 +639,31 @@ y &= 1 - 0.25 \\
     assert free(latex, result) == ["0.25"]
 
 
+def test_a_sum_carried_over_lines_stays_one_equation() -> None:
+    latex = r"""\begin{aligned}
+O_{11} &= 0.4011 \cdot 1 + 0.1978 \cdot 0 \\
+       &\quad + 0.4011 \cdot 1 \\
+       &= 0.8022
+\end{aligned}"""
+    result = extract(latex)
+    value = only_named(result)
+    assert (value.names, cells(latex, value)) == (("O_11",), ["0.8022"])
+    assert free(latex, result) == ["0.4011", "0.1978", "0.4011"]
+
+
+def test_spacing_next_to_a_relation_does_not_split() -> None:
+    latex = r"x =\quad 0.5 \qquad y \quad = 0.25"
+    x, y = extract(latex).named
+    assert (x.names, y.names) == (("x",), ("y",))
+
+
+def test_row_spacing_is_not_a_number_but_a_bracket_after_a_break_is() -> None:
+    latex = r"x = 0.5 \\[0.5em] y = 0.25 \\ [0.75]"
+    result = extract(latex)
+    assert [v.names for v in result.named] == [("x",), ("y",)]
+    assert free(latex, result) == ["0.75"]
+
+
 def test_an_ampersand_before_anything_but_a_relation_splits() -> None:
     latex = "a = 1 & b = 0.5"
     a, b = extract(latex).named
@@ -678,6 +703,15 @@ def test_cases_are_layout() -> None:
 def test_boxed_is_read_as_a_block() -> None:
     latex = r"\boxed{\mat{A} = (0.5, 0.25)}"
     assert only_named(extract(latex)).names == ("A",)
+
+
+def test_colour_and_starred_tags_are_not_math() -> None:
+    latex = r"x = \textcolor{red}{0.5}, \quad y = {\color{blue} 0.25} \tag*{1.5}"
+    result = extract(latex)
+    assert [(v.names, cells(latex, v)) for v in result.named] == [
+        (("x",), ["0.5"]), (("y",), ["0.25"]),
+    ]
+    assert result.free == []
 
 
 def test_markup_that_is_not_math_is_ignored() -> None:
@@ -766,6 +800,11 @@ def test_macros_expand_inside_macros() -> None:
     assert cells(latex, value) == ["0.5", "0.25"]
 
 
+def test_macro_names_may_carry_their_backslash() -> None:
+    value = only_named(extract(r"\dk = 0.5", {"\\dk": ("d_k", 0)}))
+    assert value.names == ("d_k",)
+
+
 def test_a_macro_with_too_few_arguments_is_a_problem() -> None:
     result = extract(r"\mat")
     assert [p.message for p in result.problems] == [
@@ -775,9 +814,10 @@ def test_a_macro_with_too_few_arguments_is_a_problem() -> None:
 
 @pytest.mark.parametrize("body", [r"\loop", r"\loop\loop", r"{\loop}"])
 def test_a_macro_that_expands_without_end_is_a_problem(body: str) -> None:
-    result = extract(r"\loop = 0.5", {"loop": (body, 0)})
+    result = extract(r"\loop = 0.5, \quad \mat{A} = (0.25)", {**BOOK, "loop": (body, 0)})
     assert [p.message for p in result.problems] == ["the macro `\\loop` expands without end"]
     assert [n.text for n in result.free] == ["0.5"]
+    assert only_named(result).names == ("A",)
 
 
 def test_unknown_macros_are_operators_whose_arguments_are_read() -> None:
@@ -818,6 +858,8 @@ def test_a_stray_closing_brace_is_a_problem() -> None:
         (r"\left( 0.5", "this `\\left` is never closed by a `\\right`"),
         (r"0.5 \right)", "this `\\right` has no `\\left` before it"),
         (r"O_11 = 0.5", "`_11` subscripts only its first digit; write `_{11}`"),
+        (r"2x = $0.5", "this `$` is never closed by `$`"),
+        (r"\begin 0.5", "`\\begin` needs an environment name in braces, as in `\\begin{bmatrix}`"),
     ],
 )
 def test_malformed_input_is_reported_once(latex: str, message: str) -> None:
@@ -932,3 +974,17 @@ def test_any_input_gives_an_extract_and_never_raises(latex: str) -> None:
     result = extract(latex)  # the helper checks every span against its text
     for number in _numbers(result):
         assert 0 <= number.start < number.end <= len(latex)
+
+
+_PLAIN_FRAGMENTS = _FRAGMENTS.filter(lambda fragment: fragment not in ("%", r"\text{"))
+
+
+@given(st.lists(_PLAIN_FRAGMENTS, max_size=40).map("".join))
+@settings(max_examples=400, deadline=None)
+def test_no_decimal_goes_unread(latex: str) -> None:
+    result = extract(latex)
+    spans = [(n.start, n.end) for n in _numbers(result) if n.decimal]
+    for match in re.finditer(r"[0-9]*\.[0-9]+", latex):
+        assert any(start <= match.start() and match.end() <= end for start, end in spans), (
+            match.group(), latex
+        )

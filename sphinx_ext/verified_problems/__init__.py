@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .collector import setup_collector
 from .config import setup_config
+from .digit_marks import mark_digits
 from .exemptions import setup_exemptions
 from .numeric_directive import setup_numeric_directive
 from .problems import setup_problems
@@ -45,6 +46,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_verify_builder(app)
     app.connect("builder-inited", _add_static)
     app.connect("env-before-read-docs", prefetch)
+    app.connect("doctree-resolved", mark_digits)
     app.connect("build-finished", report_verdict, priority=400)
     app.connect("build-finished", close, priority=900)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True,

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from sphinx.environment.collectors import EnvironmentCollector
 
 from .config import read_config
+from .digit_marks import add_header_mark
 from .page_check import check_page
 from .records import PageReport
 
@@ -50,6 +51,7 @@ class VerifiedCollector(EnvironmentCollector):
         report = check_page(env.docname, doctree, read_config(app))
         early: list[Any] = env.temp_data.pop("verified_findings", None) or []
         report.findings[:0] = early
+        add_header_mark(doctree, report)
         pages(env)[env.docname] = report
 
 

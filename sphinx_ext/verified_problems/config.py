@@ -2,17 +2,22 @@
 
 Every value is registered with its type and checked once at ``config-inited``; a wrong value
 stops the build with a message naming the value and what it accepts, never a traceback.
+(Sphinx 9 prints any exception, ``ConfigError`` included, with a traceback and a plea to report
+a bug, so the message is logged as an error at the value's line in ``conf.py`` and the build
+stops with status 2, as ``sphinx-build`` does on its own fatal errors.)
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sphinx.errors import ConfigError
 
+from .diagnostics import TYPE, Subtype, logger
 from .digits import Policy, Rounding
 
 if TYPE_CHECKING:
@@ -28,9 +33,9 @@ DEFAULT_POLICY_TEXT = (
 
 #: name (without prefix) -> (default, rebuild, types, description)
 _VALUES: dict[str, tuple[Any, str, tuple[type, ...], str]] = {
-    "snippet_dir": ("scripts/snippets", "env", (str,), "folder of the snippets, relative to conf.py"),
+    "snippet_dir": ("scripts/snippets", "env", (str,), "snippet folder, relative to conf.py"),
     "decimals": (4, "env", (int,), "decimal places of the rounding policy"),
-    "rounding": ("half-even", "env", (str,), "how a printed number is rounded: half-even or half-up"),
+    "rounding": ("half-even", "env", (str,), "how printed numbers round: half-even or half-up"),
     "policy_text": (DEFAULT_POLICY_TEXT, "env", (str,), "the policy line of a problem header"),
     "timeout": (30.0, "env", (int, float), "seconds a snippet may run"),
     "max_output": (8 * 1024 * 1024, "env", (int,), "bytes a snippet may print"),
@@ -78,7 +83,27 @@ def read_config(app: Sphinx) -> VerifiedConfig:
 
 
 def _validate(app: Sphinx, config: Config) -> None:
-    _build(config, Path(app.confdir), Path(app.doctreedir))
+    try:
+        _build(config, Path(app.confdir), Path(app.doctreedir))
+    except ConfigError as err:
+        logger.error(str(err), location=_location(Path(app.confdir), str(err)),
+                     type=TYPE, subtype=Subtype.CONFIG.value)
+        raise SystemExit(2) from None
+
+
+def _location(confdir: Path, message: str) -> str | None:
+    """``conf.py:LINE`` of the assignment the message names, if conf.py has one."""
+    name = message.split(" ", 1)[0].split("[", 1)[0]
+    conf = confdir / "conf.py"
+    try:
+        lines = conf.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    assignment = re.compile(rf"{re.escape(name)}\s*(?::[^=]*)?=")
+    for number, line in enumerate(lines, start=1):
+        if assignment.match(line):
+            return f"{conf}:{number}"
+    return None
 
 
 def _fail(name: str, wants: str, got: object) -> ConfigError:
@@ -86,7 +111,9 @@ def _fail(name: str, wants: str, got: object) -> ConfigError:
 
 
 def _build(config: Config, confdir: Path, doctreedir: Path) -> VerifiedConfig:
-    get = lambda name: getattr(config, PREFIX + name)  # noqa: E731
+    def get(name: str) -> Any:
+        return getattr(config, PREFIX + name)
+
     decimals = get("decimals")
     if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 30:
         raise _fail("decimals", "a whole number from 0 to 30", decimals)

@@ -1,69 +1,85 @@
 r"""Numbers in the book's math: named values and free digits, with exact source offsets.
 
-DESIGN.md section 3. A math block (display or inline, the LaTeX between the delimiters) is
-read in four passes, each on a small tree of tokens that keeps every offset into the input:
+DESIGN.md section 3. A math block (display or inline: the LaTeX between its delimiters) is read
+in four passes, each on a small tree of tokens that keeps every offset into the input:
 
-1. **Reading.** pylatexenc's :class:`LatexWalker` gives groups, environments, macros and
-   characters with positions. It is run with an empty macro database, so that no macro takes
-   arguments behind our back: a ``{…}`` after a macro is just a group. Characters become one
-   token each, except digits, which become numbers (``12``, ``0.7071``, ``.5``). Whitespace,
-   comments, small spacing (``\;`` ``\,`` ``\:`` ``\!`` ``\ `` ``~``) and markup that is not
-   math (``\label{…}``, ``\tag{…}``, ``\nonumber``, ``\displaystyle``, ``\phantom{…}``, …) are
-   dropped. The content of ``\text{…}`` (and ``\textrm``, ``\mbox``, …) is read as running
-   text, by the rules of :mod:`.prose`.
-2. **Macros.** The book's MathJax macros are expanded. Tokens that come from an argument keep
-   their own offsets; tokens that come from the body take the macro's offset and are marked as
-   not the author's (a number in a macro body is never reported). ``\unchecked{…}`` marks
-   what it holds as exempt.
-3. **Brackets.** ``( )``, ``[ ]``, ``\{ \}``, ``\left… \right…`` and ``\bigl… \bigr…``
-   become delimited items, so that commas inside them do not split equations.
-4. **Numbers.** ``\infty`` becomes ``inf``; a minus becomes a number's sign when nothing that
-   could be subtracted from stands before it (start of a group, an operator, a relation, an
-   opening bracket, a comma, ``&``, ``\\``); ``1.2 \times 10^{-5}`` (or ``\cdot``) becomes one
-   number ``1.2e-5`` whose span is the whole written form.
+1. **Reading.** pylatexenc's ``LatexWalker`` gives groups, environments, macros and characters
+   with positions. It runs with an empty macro database, so that no macro takes arguments
+   behind our back: a ``{…}`` after a macro is just a group. Characters become one token each,
+   except digits, which become numbers (``12``, ``0.7071``, ``.5``; ``1.2e-5`` only with a
+   decimal point, since ``2e`` may be 2 times e). Whitespace, comments, small spacing (``\;``
+   ``\,`` ``\:`` ``\!`` ``\>`` ``\ `` ``~``) and markup that is not math (``\label{…}``,
+   ``\tag{…}``, ``\nonumber``, ``\displaystyle``, ``\phantom{…}``, ``\hspace{…}``, the colour of
+   ``\color{…}``/``\textcolor{…}{x}``, the ``[2pt]`` of ``\\[2pt]``, environment arguments
+   such as ``{cc}`` and ``[t]``) are dropped. The content of ``\text{…}`` (``\textrm``,
+   ``\mbox``, …) is read as running text, by the rules of :mod:`.prose`.
+2. **Macros.** The book's MathJax macros are expanded. Tokens from an argument keep their own
+   offsets; tokens from the body take the macro's offset and are not the author's: a number in
+   a macro body is never reported, a minus there is never a sign. ``\unchecked{…}`` (which wins
+   over a book macro of that name) marks what it holds as exempt.
+3. **Brackets.** ``( )``, ``[ ]``, ``\{ \}``, ``\langle \rangle``, …, ``\left… \right…`` and
+   ``\bigl… \bigr…`` become delimited items, so that commas inside them split nothing. Plain
+   brackets pair with any plain bracket (``[0, 1)``); ``\left`` only with ``\right``.
+4. **Numbers.** ``\infty`` becomes ``inf``. A minus (``-`` or ``−``) directly before a number,
+   spacing aside, is its sign when nothing that could be subtracted from stands before it: the
+   start of a group, block or environment, an operator, a relation, an opening bracket, a
+   comma, ``&``, ``\\``, ``\quad``, or a ``|`` that itself opens. ``1.2 \times 10^{-5}`` (or
+   ``\cdot``) becomes one number ``1.2e-5`` whose span is the whole written form.
 
-Then the grammar. The block is split into **equations** at top-level ``\\``, ``,``, ``;``,
-``\quad``, ``\qquad``, and ``&`` unless a relation follows it (``x &= 1`` is one equation, and
-a line that starts with ``&=`` continues the equation of the line before). Each equation is
-split into a **chain** of terms at ``=``, ``\approx`` (and ``:=``, ``\coloneqq``, ``\equiv``,
-``\triangleq``, ``\doteq``); any other relation (``\in``, ``<``, ``\le``, ``\ne``, ``\to``,
-``\sim``, …) ends the chain. Each term, stripped of ``. , ; :`` and spacing, is
+Then the grammar. A block is split into **equations** at top-level ``\\``, ``&``, ``,``, ``;``,
+``\quad`` and ``\qquad``, except where a run of these separators stands next to a relation
+(``x &= 1`` is one equation, and a line that starts with ``&=`` goes on with the one before),
+or a line break (``\\``, ``&``) next to ``+``, ``-``, ``\times``, ``\cdot``, ``\pm`` (a sum
+carried over lines). Each equation is a **chain** of terms split at ``=``, ``\approx``, ``≈``,
+``:=``, ``\coloneqq``, ``\equiv``, ``\triangleq`` and ``\doteq``; any other relation (``\in``,
+``<``, ``>``, ``\le``, ``\ge``, ``\ne``, ``\to``, ``\mapsto``, ``\sim``, ``\propto``, …) ends
+the chain, and what follows it is no value (its decimals are still free). Each term, stripped of
+``. , ; :`` and spacing around it and of braces around all of it, is
 
-* a **name**: a letter, a Greek letter macro (``\alpha`` → ``alpha``), or, inside
-  ``\mathrm``/``\text``/``\operatorname``/``\mathit``/…, a word (``\mathrm{loss}`` →
-  ``loss``); optionally wrapped in a font or ``\vec``; optionally decorated (``\hat{y}`` →
-  ``y_hat``, ``\bar{x}`` → ``x_bar``, ``\tilde{x}`` → ``x_tilde``, ``\dot``, ``\ddot``,
-  ``x'`` → ``x_prime``); optionally subscripted. The normal form joins base, decorations and
-  subscript with ``_``; the subscript is written as it stands without braces or spaces:
-  ``a_{1}`` and ``\vec{a}_1`` → ``a_1``, ``O_{11}`` → ``O_11``, ``S_{ij}`` → ``S_ij``,
-  ``X_{10,2}`` → ``X_10,2``, ``\hat{y}_1`` and ``\hat{y_1}`` → ``y_hat_1``. A superscript
-  (``K^{\mathsf T}``, ``x^2``), two letters side by side (a product) or a bare ``_11`` (TeX
-  subscripts only the ``1``) make it no name;
-* a **literal**: a number (with its sign, scientific form, or ``\infty``); a matrix
-  environment whose cells are all numbers (shape ``(rows, columns)``); an ``array`` of numbers
-  alone or inside brackets; or a tuple ``( … )``/``[ … ]`` (with ``\left``/``\bigl`` sizes) of
-  comma-separated numbers (shape ``(n,)``) or of equal tuples (shape ``(n, m, …)``). One
-  number in parentheses is that number (shape ``()``); one in square brackets is a 1-vector;
-* anything else, an **expression**.
+* a **name**: a letter, a Greek letter macro (``\alpha`` → ``alpha``, ``\Sigma`` →
+  ``Sigma``, ``\ell``) or, inside ``\mathrm``, ``\text``, ``\operatorname``, ``\mathit``,
+  ``\mathsf``, ``\mathtt`` and the ``\text…`` fonts, a word written without spaces
+  (``\mathrm{loss}`` → ``loss``); optionally in a font or under ``\vec`` (``\mathbf``,
+  ``\boldsymbol``, ``\bm``, ``\mathcal``, ``\mathbb``, …); optionally decorated (``\hat``,
+  ``\widehat`` → ``hat``; ``\bar``, ``\overline`` → ``bar``; ``\tilde``, ``\widetilde`` →
+  ``tilde``; ``\dot``, ``\ddot``; a prime ``x'`` → ``prime``); optionally with one
+  subscript. The normal form joins base, decorations and subscript with ``_``, the subscript
+  as written without braces or spaces: ``a_{1}``, ``a_1`` and ``\vec{a}_1`` → ``a_1``;
+  ``O_{11}`` → ``O_11``; ``S_{ij}`` → ``S_ij``; ``X_{10,2}`` → ``X_10,2``; ``W_{\text{max}}``
+  → ``W_max``; ``\hat{y}`` → ``y_hat``; ``\hat{y}_1`` and ``\hat{y_1}`` → ``y_hat_1``. A
+  superscript (``K^{\mathsf T}``, ``x^2``), two letters side by side (a product), a decimal
+  subscript or a bare ``_11`` (TeX subscripts only the ``1``) make it no name;
+* a **literal**: a number (with its sign; scientific; ``\infty``); a matrix environment whose
+  cells are all numbers (rows at ``\\``, a last empty row ignored, cells at ``&``; shape
+  ``(rows, columns)``); an ``array`` of numbers, alone or in brackets, likewise; or a tuple
+  ``( … )`` / ``[ … ]`` in any size (``\left``, ``\bigl``, ``\big``) of comma-separated numbers
+  (shape ``(n,)``) or of tuples of one shape (shape ``(n, m, …)``). One number in parentheses
+  is that number (shape ``()``); one in square brackets is a 1-vector (shape ``(1,)``);
+* anything else: an **expression**.
 
 A chain with at least one name and one literal gives one :class:`NamedValue` per literal, with
-all the names of the chain. Every other decimal in the block (a number with a decimal point,
-or in scientific form; integers never) is a free digit, wherever it stands: in expressions,
-exponents, subscripts, fractions, the arguments of any macro. Numbers inside ``\unchecked``
-are exempt, neither free nor cells; a named value with an exempt cell is dropped (its other
-decimals are then free).
+all the names of the chain, in order, each once; its ``start`` is where the literal starts.
+Every other decimal of the block (a number with a decimal point, or in scientific form;
+integers never) is a free digit, wherever it stands: expressions, exponents, subscripts,
+fractions, roots, ``\text``, the arguments of any macro. Numbers inside ``\unchecked`` are
+exempt: listed in ``exempt`` (decimals, and integers that would have been cells), neither free
+nor cells. A named value with any exempt cell is dropped, and its other decimals are free.
 
-Layout environments (``align``, ``aligned``, ``gather``, ``split``, ``equation``,
-``multline``, ``cases``, … and their starred forms) are read as blocks of equations wherever
-they stand, and so are ``array`` (unless it is a literal) and unknown environments, so that
-no digit goes unread. Matrix environments (``matrix``, ``bmatrix``, ``pmatrix``, ``Bmatrix``,
-``vmatrix``, ``Vmatrix``, ``smallmatrix``, starred forms) are values.
+Environments: matrices (``matrix``, ``bmatrix``, ``pmatrix``, ``Bmatrix``, ``vmatrix``,
+``Vmatrix``, ``smallmatrix``, starred with an optional ``[r]``) are values. Layout
+(``align``, ``aligned``, ``alignat``, ``gather``, ``gathered``, ``split``, ``equation``,
+``multline``, ``flalign``, ``eqnarray``, ``cases``, ``dcases``, ``rcases``, ``subarray``,
+starred forms), ``array`` and unknown environments are read as blocks of equations wherever
+they stand (``array`` is also a matrix value where a chain needs one), and so is the argument
+of ``\boxed``: no digit goes unread.
 
-Malformed input gives a :class:`SourceProblem`, never an exception: unbalanced braces or
-environments (found by pylatexenc's strict parser; extraction goes on from its tolerant
-parse), an unpaired ``\left``/``\right``, a macro used without its arguments, a macro that
-expands without end, a matrix with rows of different lengths (no named value; its decimals
-are free), and an unknown environment that stands where a named value was expected.
+Unknown macros are operators: their ``{…}`` groups are read like any group.
+
+Malformed input gives a :class:`SourceProblem`, never an exception, and extraction goes on
+from pylatexenc's tolerant parse: unbalanced braces, environments and ``$`` (found by its strict
+parser), an unpaired ``\left`` or ``\right``, a macro with too few arguments or that expands
+without end, a matrix whose rows have different lengths (no named value; its decimals are
+free), a bare ``_11`` or ``^12``, and an unknown environment where a named value was expected.
 """
 
 from __future__ import annotations
@@ -158,7 +174,10 @@ _OPERATORS = frozenset(
      "\\div", "\\ast", "\\star", "\\circ", "\\odot", "\\otimes", "\\oplus", "\\setminus"]
 )
 _EQUATION_BREAKS = frozenset([",", ";", "\\quad", "\\qquad"])
-_SEPARATORS = _EQUATION_BREAKS | frozenset(["&", "\\\\"])
+_LINE_BREAKS = frozenset(["&", "\\\\"])
+_SEPARATORS = _EQUATION_BREAKS | _LINE_BREAKS
+#: Operators that carry an expression over a line break.
+_CONTINUATIONS = frozenset(["+", "-", "−", "\\times", "\\cdot", "\\pm", "\\mp"])
 _OPENERS = frozenset(
     ["(", "[", "\\{", "\\lbrace", "\\lbrack", "\\langle", "\\lvert", "\\lVert", "\\lfloor",
      "\\lceil"]
@@ -177,6 +196,7 @@ _SIGN_CONTEXT = (
 )
 _MINUS = frozenset(["-", "−"])
 _SCIENTIFIC_TIMES = frozenset(["\\times", "\\cdot"])
+_DIMENSION = re.compile(r"[-+]?[0-9.]*(?:pt|em|ex|mm|cm|in|mu|bp|pc|dd|cc|sp)")
 _SCRIPTS = {"_": "subscripts", "^": "raises"}
 _SUBSCRIPT_MARKS = frozenset([",", "+", "-"])
 _PUNCTUATION = frozenset([".", ",", ";", ":", "\\quad", "\\qquad"])
@@ -277,6 +297,11 @@ def _is(item: _Item, texts: frozenset[str] | str) -> bool:
     return item.text == texts if isinstance(texts, str) else item.text in texts
 
 
+def _span_of(item: _Item) -> tuple[int, int] | None:
+    """Where an item stands in the input (a ``#n`` of a macro body stands nowhere)."""
+    return None if isinstance(item, _Param) else (item.start, item.end)
+
+
 def _with_items(item: _Container, items: Sequence[_Item]) -> _Container:
     return replace(item, items=tuple(items))
 
@@ -291,10 +316,9 @@ def _walk(items: Sequence[_Item]) -> Iterator[_Item]:
 
 # -- pass 1: reading -------------------------------------------------------------------------
 
-_MATH_LEXEME = re.compile(
-    r"(?P<num>[0-9]*\.[0-9]+(?:[eE][-+]?[0-9]+)?|[0-9]+)"  # 1.2e-5 only with a decimal point
-    r"|#(?P<param>[1-9])|(?P<char>\S)"
-)
+_NUMBER = r"(?P<num>[0-9]*\.[0-9]+(?:[eE][-+]?[0-9]+(?![.0-9]))?|[0-9]+)"  # 1.2e-5 needs a "."
+_MATH_LEXEME = re.compile(_NUMBER + r"|(?P<char>\S)")
+_BODY_LEXEME = re.compile(_NUMBER + r"|#(?P<param>[1-9])|(?P<char>\S)")  # #1 in macro bodies
 
 
 def _empty_context() -> Any:
@@ -332,6 +356,11 @@ def _parse_problems(source: str, nodes: list[Any], error: Exception) -> list[Sou
     where = int(getattr(error, "pos", 0) or 0)
     if "mismatching closing brace" in message:
         return [SourceProblem(where, "unbalanced braces: this `}` closes no `{`")]
+    bad = re.search(r"Bad \\(begin|end) macro", message)
+    if bad:
+        word = bad.group(1)
+        return [SourceProblem(where, f"`\\{word}` needs an environment name in braces, as in"
+                                     f" `\\{word}{{bmatrix}}`")]
     stray = re.search(r"Unexpected closing environment: '([^']*)'", message)
     if stray:
         name = stray.group(1)
@@ -413,16 +442,13 @@ class _Reader:
         if text:
             yield from self._text_chars(chars, base)
             return
-        for match in _MATH_LEXEME.finditer(chars):
+        for match in (_MATH_LEXEME if self.own else _BODY_LEXEME).finditer(chars):
             start, end = base + match.start(), base + match.end()
             if match["num"]:
                 yield _Num(match["num"], *self._span(start, end), "." in match["num"],
                            own=self.own)
-            elif match["param"] and self.at:
+            elif match["char"] is None:
                 yield _Param(int(match["param"]))
-            elif match["param"]:
-                yield self._tok("#", start, start + 1)
-                yield _Num(match["param"], start + 1, end, decimal=False)
             elif match["char"] != "~":
                 yield self._tok(match["char"], start, end)
 
@@ -483,7 +509,8 @@ class _Expander:
 
     macros: Mapping[str, MacroDef]
     problems: list[SourceProblem]
-    budget: int = _EXPANSION_BUDGET
+    budget: int = _EXPANSION_BUDGET  # expansions left for the macro being expanded
+    runaway: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         # MathJax's own config names macros without the backslash; accept it either way.
@@ -516,7 +543,7 @@ class _Expander:
             return i
         argument = items[i]
         inner = self.expand(_argument(argument), depth)
-        start, end = _extent(argument, macro)
+        start, end = _span_of(argument) or (macro.start, macro.end)
         out.append(_Group(tuple(_exempted(inner)), start, end))
         return i + 1
 
@@ -528,13 +555,15 @@ class _Expander:
             self.problems.append(SourceProblem(
                 macro.start, f"the macro `{macro.text}` takes {count} argument(s), but only"
                              f" {len(arguments)} follow(s) it here"))
-        self.budget -= 1
-        if self.budget < 0 or depth >= _EXPANSION_DEPTH:
-            if self.budget >= -1:
-                self.budget = -2
+        if depth == 0:  # each macro the author wrote gets a fresh budget
+            self.budget = _EXPANSION_BUDGET
+        if self.budget <= 0 or depth >= _EXPANSION_DEPTH:
+            if macro.text not in self.runaway:
+                self.runaway.add(macro.text)
                 self.problems.append(SourceProblem(
                     macro.start, f"the macro `{macro.text}` expands without end"))
             return i + len(arguments)
+        self.budget -= 1
         template = _body(body, macro, self.problems)
         out.extend(self.expand(_substitute(template, arguments), depth + 1))
         return i + len(arguments)
@@ -543,12 +572,6 @@ class _Expander:
 def _argument(item: _Item) -> Sequence[_Item]:
     """What a macro argument holds: a group's content, or the one token."""
     return item.items if isinstance(item, _Group) else (item,)
-
-
-def _extent(item: _Item, fallback: _Tok) -> tuple[int, int]:
-    if isinstance(item, _Tok | _Num | _Container):
-        return item.start, item.end
-    return fallback.start, fallback.end
 
 
 def _exempted(items: Sequence[_Item]) -> Iterator[_Item]:
@@ -656,8 +679,15 @@ def _without_row_options(items: Sequence[_Item]) -> list[_Item]:
     r"""``items`` without the ``[2pt]`` of each ``\\[2pt]``: amsmath reads it as a spacing."""
     return [
         item for k, item in enumerate(items)
-        if not (k and _is_bracketed(item, "[") and _is(items[k - 1], "\\\\"))
+        if not (k and _is(items[k - 1], "\\\\") and _is_dimension(item))
     ]
+
+
+def _is_dimension(item: _Item) -> bool:
+    """Whether ``item`` is a bracketed TeX length (``[2pt]``, ``[0.5em]``)."""
+    if not (_is_bracketed(item, "[") and isinstance(item, _Delim) and item.closer == "]"):
+        return False
+    return _DIMENSION.fullmatch("".join(_text(part) for part in item.items)) is not None
 
 
 def _toks(items: Sequence[_Item]) -> tuple[_Tok, ...]:
@@ -725,8 +755,12 @@ class _Folder:
         ]
         return self._scientific(self._signs([_infinity(item) for item in inner]))
 
-    def _adjacent(self, first: _Tok | _Num | _Container, then: _Tok | _Num | _Container) -> bool:
-        return _GAP.fullmatch(self.source, first.end, then.start) is not None
+    def _adjacent(self, first: _Item, then: _Item) -> bool:
+        """Whether only spacing stands between ``first`` and ``then`` in the source."""
+        before, after = _span_of(first), _span_of(then)
+        if before is None or after is None:
+            return False
+        return _GAP.fullmatch(self.source, before[1], after[0]) is not None
 
     def _signs(self, items: Sequence[_Item]) -> list[_Item]:
         out: list[_Item] = []
@@ -766,10 +800,7 @@ class _Folder:
             return None
         parts = [mantissa, times, ten, caret, exponent]
         power = _integer(exponent)
-        if power is None or not all(
-            isinstance(a, _Tok | _Num | _Container) and isinstance(b, _Tok | _Num | _Container)
-            and self._adjacent(a, b) for a, b in pairwise(parts)
-        ):
+        if power is None or not all(self._adjacent(a, b) for a, b in pairwise(parts)):
             return None
         return replace(mantissa, text=f"{mantissa.text}e{power}", end=exponent.end,
                        decimal=True)
@@ -808,25 +839,27 @@ def _integer(item: _Item) -> str | None:
 def _equations(items: Sequence[_Item]) -> list[list[_Item]]:
     """The equations of a block, split at its top-level separators.
 
-    A separator next to a relation joins instead: ``x &= 1``, a line that starts with ``&=``,
-    ``x = \\quad 1``.
+    A run of separators next to a relation joins instead: ``x &= 1``, a line that starts with
+    ``&=``, ``x = \\quad 1``; so does a line break or ``&`` next to a ``+`` (a sum that goes
+    on over lines, ``\\ &\\quad + 0.4011``).
     """
     equations: list[list[_Item]] = [[]]
-    for i, item in enumerate(items):
-        if not _is(item, _SEPARATORS):
-            equations[-1].append(item)
-        elif not _joins(equations[-1], items, i + 1):
+    i = 0
+    while i < len(items):
+        if not _is(items[i], _SEPARATORS):
+            equations[-1].append(items[i])
+            i += 1
+            continue
+        run = i
+        while i < len(items) and _is(items[i], _SEPARATORS):
+            i += 1
+        breaks_line = any(_is(item, _LINE_BREAKS) for item in items[run:i])
+        joiners = _RELATIONS | _CONTINUATIONS if breaks_line else _RELATIONS
+        before = equations[-1][-1] if equations[-1] else None
+        after = items[i] if i < len(items) else None
+        if not any(item is not None and _is(item, joiners) for item in (before, after)):
             equations.append([])
     return [equation for equation in equations if equation]
-
-
-def _joins(current: Sequence[_Item], items: Sequence[_Item], i: int) -> bool:
-    """Whether a separator before ``items[i]`` joins what stands around it (a relation does)."""
-    if current and _is(current[-1], _RELATIONS):
-        return True
-    while i < len(items) and _is(items[i], _SEPARATORS):
-        i += 1
-    return i < len(items) and _is(items[i], _RELATIONS)
 
 
 def _is_bracketed(item: _Item, opener: str) -> bool:
@@ -952,11 +985,7 @@ def _split(items: Sequence[_Item], separator: str) -> list[list[_Item]]:
 def _rows(env: _Env) -> list[list[list[_Item]]]:
     r"""A matrix's cells: rows at ``\\`` (a last empty row is dropped), cells at ``&``."""
     rows: list[list[list[_Item]]] = [[[]]]
-    items = env.items
-    i = 0
-    while i < len(items):
-        item = items[i]
-        i += 1
+    for item in env.items:
         if _is(item, "\\\\"):
             rows.append([[]])
         elif _is(item, "&"):
@@ -1046,7 +1075,7 @@ def _word(items: Sequence[_Item]) -> _Name | None:
     r"""A multi-letter word as one name (``loss``, ``W1``, ``lr\_max``), written without gaps."""
     pieces: list[str] = []
     for k, item in enumerate(items):
-        if k and isinstance(item, _Tok | _Num) and item.own and item.start != _end(items[k - 1]):
+        if k and not _touches(items[k - 1], item):
             return None
         if _is_alnum(item) or (isinstance(item, _Num) and not item.decimal and k):
             pieces.append(_text(item))
@@ -1059,16 +1088,20 @@ def _word(items: Sequence[_Item]) -> _Name | None:
     return _Name("".join(pieces))
 
 
+def _touches(before: _Item, item: _Item) -> bool:
+    """Whether ``item`` follows ``before`` with no space between (macro bodies always do)."""
+    if isinstance(item, _Tok | _Num) and not item.own:
+        return True
+    first, then = _span_of(before), _span_of(item)
+    return first is not None and then is not None and first[1] == then[0]
+
+
 def _is_alnum(item: _Item) -> bool:
     return isinstance(item, _Tok) and len(item.text) == 1 and item.text.isalnum()
 
 
 def _text(item: _Item) -> str:
     return item.text if isinstance(item, _Tok | _Num) else ""
-
-
-def _end(item: _Item) -> int | None:
-    return item.end if isinstance(item, _Tok | _Num | _Container) else None
 
 
 def _name_tail(name: _Name, rest: Sequence[_Item]) -> _Name | None:
@@ -1182,7 +1215,8 @@ class _Findings:
         message = _ragged(rows)
         if message is not None:
             row = next(row for row in rows if len(row) != len(rows[0]))
-            where = next((_start(item) for cell in row for item in cell), env.start)
+            spans = (_span_of(item) for cell in row for item in cell)
+            where = next((span[0] for span in spans if span), env.start)
             self.problems.append(SourceProblem(where, message))
 
 
@@ -1198,10 +1232,6 @@ def _bare_scripts(items: Sequence[_Item]) -> Iterator[SourceProblem]:
             yield SourceProblem(item.start, f"`{mark.text}{item.text}` {_SCRIPTS[mark.text]}"
                                             f" only its first digit; write"
                                             f" `{mark.text}{{{item.text}}}`")
-
-
-def _start(item: _Item) -> int:
-    return item.start if isinstance(item, _Tok | _Num | _Container) else 0
 
 
 def _nested_blocks(items: Sequence[_Item]) -> Iterator[Sequence[_Item]]:

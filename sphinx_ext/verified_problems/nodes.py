@@ -35,3 +35,14 @@ VERDICT_CLASS = "verified-verdict"
 
 class problem_header(nodes.General, nodes.Element):
     """A problem's header: id, kind, difficulty and rounding policy, above its sections."""
+
+
+class badge(nodes.Inline, nodes.TextElement):
+    """A short mark whose meaning is in ``label``: ``▲▲△`` is "difficulty 2 of 3".
+
+    HTML gives it the label as its accessible name; other builders show the text.
+    """
+
+
+class verified_mark(nodes.General, nodes.Inline, nodes.TextElement):  # noqa: N801
+    """The mark in a problem header that its digits were checked; ``tip`` says by what."""

@@ -8,7 +8,7 @@ parsed (:mod:`.page_check`), since a check owns numbers written before it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .runner import SnippetResult
 
 #: literalinclude's selection options, passed to Sphinx's own reader.
-_EXCERPT_OPTIONS: dict[str, object] = {
+_EXCERPT_OPTIONS: OptionSpec = {
     "lines": directives.unchanged_required,
     "start-after": directives.unchanged_required,
     "end-before": directives.unchanged_required,
@@ -41,7 +41,7 @@ _EXCERPT_OPTIONS: dict[str, object] = {
 
 
 def _scope(argument: str | None) -> str:
-    return directives.choice(argument, ("page", "section"))
+    return str(directives.choice(argument, ("page", "section")))
 
 
 def _positive_float(argument: str | None) -> float:
@@ -51,7 +51,13 @@ def _positive_float(argument: str | None) -> float:
     return value
 
 
-def add_finding(env_temp: dict[str, object], finding: Finding) -> None:
+class _DocumentData(Protocol):
+    """What a page's reading state offers: ``env.temp_data`` (a dict-like object in Sphinx 9)."""
+
+    def setdefault(self, key: str, default: Any) -> Any: ...
+
+
+def add_finding(env_temp: _DocumentData, finding: Finding) -> None:
     """Keep a finding of the page being read until the collector stores it with the page."""
     found = env_temp.setdefault("verified_findings", [])
     assert isinstance(found, list)
@@ -63,7 +69,7 @@ class CheckNumeric(SphinxDirective):
 
     required_arguments = 1
     has_content = False
-    option_spec: ClassVar[OptionSpec] = {  # type: ignore[misc]
+    option_spec: ClassVar[OptionSpec] = {
         **_EXCERPT_OPTIONS,
         "timeout": _positive_float,
         "scope": _scope,
@@ -86,10 +92,12 @@ class CheckNumeric(SphinxDirective):
         self.set_source_info(node)
         try:
             path = resolve_snippet(config.snippet_dir, written)
-            data = [resolve_snippet(config.snippet_dir, d) for d in self.options.get("data", "").split()]
+            data = [resolve_snippet(config.snippet_dir, d)
+                    for d in self.options.get("data", "").split()]
         except SnippetPathError as err:
             self._finding(Subtype.SNIPPET_PATH, str(err))
             node["failure"] = "path"
+            self.env.note_reread()  # no file to depend on: check again until the path is fixed
             node += nodes.paragraph("", f"The snippet {written} could not be run: {err}.")
             return [node]
         self.env.note_dependency(str(path))
@@ -116,6 +124,7 @@ class CheckNumeric(SphinxDirective):
         if result.failure is not None:
             node["failure"] = result.failure.value
             self._finding(Subtype.SNIPPET, self._failure_text(path, result))
+            self.env.note_reread()  # failures are not cached: run it again on the next build
 
     def _failure_text(self, path: Path, result: SnippetResult) -> str:
         where = ""
@@ -126,7 +135,7 @@ class CheckNumeric(SphinxDirective):
     def _finding(self, subtype: Subtype, message: str) -> None:
         add_finding(self.env.temp_data, Finding(self.env.docname, self.lineno, subtype, message))
 
-    def _excerpt(self, path: Path, written: str, folder: Path) -> Node:
+    def _excerpt(self, path: Path, written: str, folder: Path) -> list[Node]:
         options = {k: v for k, v in self.options.items() if k in _EXCERPT_OPTIONS}
         location = self.state_machine.get_source_and_line(self.lineno)
         try:
@@ -170,11 +179,9 @@ def _display_path(path: Path, folder: Path) -> str:
     return f"{parent.parent.name}/{parent.name}/{shown}"
 
 
-def _captioned(block: nodes.literal_block, caption: str) -> Node:
-    container = nodes.container("", literal_block=True, classes=["literal-block-wrapper"])
-    container += nodes.caption(caption, "", nodes.Text(caption))
-    container += block
-    return container
+def _captioned(block: nodes.literal_block, caption: str) -> list[Node]:
+    """The excerpt under an unnumbered caption: a listing number here would be noise."""
+    return [nodes.paragraph(caption, caption, classes=["verified-caption"]), block]
 
 
 def setup_numeric_directive(app: Sphinx) -> None:

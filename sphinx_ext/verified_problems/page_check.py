@@ -84,8 +84,11 @@ def check_page(docname: str, doctree: nodes.document, config: VerifiedConfig) ->
         else:
             shares[id(owner)].regions.append(region)
     policy = _policy(doctree, config)
-    for check in checks:
-        _check_share(docname, shares[id(check)], policy, report)
+    outcomes = [(c, _check_share(docname, shares[id(c)], policy, report)) for c in checks]
+    failed_numbers = sum(v.failed for _, verdicts in outcomes for v in verdicts or ())
+    other_errors = len(report.errors) - failed_numbers
+    for check, verdicts in outcomes:
+        _fill_verdict(check, verdicts, other_errors)
     return report
 
 
@@ -264,7 +267,10 @@ def _report_unowned(docname: str, region: _Region, report: PageReport) -> None:
              "move it into a checked section, or mark it {unchecked} if it is quoted data")
 
 
-def _check_share(docname: str, share: _Share, policy: Policy, report: PageReport) -> None:
+def _check_share(
+    docname: str, share: _Share, policy: Policy, report: PageReport
+) -> list[Verdict] | None:
+    """Check what one snippet owns; None when the snippet could not be run."""
     check = share.check
     if check.get("decimals") is not None:
         policy = Policy(decimals=check["decimals"], rounding=policy.rounding)
@@ -283,17 +289,59 @@ def _check_share(docname: str, share: _Share, policy: Policy, report: PageReport
             free += [_place(region, n) for n in region.extract.free]
         exempt += [_place(region, n) for n in region.extract.exempt]
     if check["failure"]:
-        _fill_verdict(check, None)
         report.snippets.append(_snippet_record(check, [], failed=0))
-        return
+        return None
     transcript = parse_transcript(check["stdout"])
     _report_transcript(docname, check, transcript, report)
     verdicts = verify(transcript, named, free, exempt, policy)
     for verdict in verdicts:
         _record(docname, check, verdict, report)
-    _fill_verdict(check, verdicts)
+    _annotate_math(share.regions, verdicts, check["snippet"])
     failed = sum(v.failed for v in verdicts)
     report.snippets.append(_snippet_record(check, verdicts, failed))
+    return verdicts
+
+
+SPANS_ATTRIBUTE = "verified_spans"
+
+
+def _annotate_math(regions: list[_Region], verdicts: list[Verdict], snippet: str) -> None:
+    """Record on each math node which of its numbers were checked, for the reader's view.
+
+    Each span is ``(start, end, outcome, tooltip)`` in the node's LaTeX; :mod:`.digit_marks`
+    turns them into MathJax classes when HTML is written.
+    """
+    origin = {
+        id(number): region.node
+        for region in regions
+        if isinstance(region.node, nodes.math | nodes.math_block)
+        for number in _numbers_of(region.extract)
+    }
+    for verdict in verdicts:
+        node = origin.get(id(verdict.placed.number))
+        if node is None:
+            continue
+        number = verdict.placed.number
+        node.setdefault(SPANS_ATTRIBUTE, []).append(
+            (number.start, number.end, verdict.outcome.value, _tooltip(verdict, snippet))
+        )
+
+
+def _numbers_of(extract: ProseExtract) -> list[ProseNumber]:
+    return [c for v in extract.named for c in v.cells] + extract.free + extract.exempt
+
+
+def _tooltip(verdict: Verdict, snippet: str) -> str:
+    if verdict.kind == "exempt":
+        return "not checked: exempted by the author"
+    label = f"{verdict.name}{_index_text(verdict.index)}" if verdict.name else "free digit"
+    if verdict.outcome is Outcome.MATCH:
+        return f"{label}: checked against {snippet}, printed {verdict.printed}"
+    return f"{label}: differs from {snippet}, printed {verdict.printed}"
+
+
+def _index_text(index: tuple[int, ...] | None) -> str:
+    return f"[{','.join(map(str, index))}]" if index else ""
 
 
 def _report_transcript(
@@ -345,33 +393,45 @@ def _snippet_record(
     )
 
 
-def _fill_verdict(check: vnodes.numeric_check, verdicts: list[Verdict] | None) -> None:
+def _fill_verdict(
+    check: vnodes.numeric_check, verdicts: list[Verdict] | None, other_errors: int
+) -> None:
+    """Say on the page what the build checked, and whether the page passed."""
     line = next(
         (p for p in check.findall(nodes.paragraph) if vnodes.VERDICT_CLASS in p["classes"]), None
     )
     if line is None:
         return
-    if verdicts is None:
-        text = "The snippet failed at build time: nothing on this page was verified."
-    else:
-        named = sum(v.kind == "named" for v in verdicts)
-        free = sum(v.kind == "free" for v in verdicts)
-        exempt = sum(v.kind == "exempt" for v in verdicts)
-        failed = sum(v.failed for v in verdicts)
-        counts = f"{_plural(named, 'named entry', 'named entries')} and {_plural(free, 'free digit', 'free digits')} checked"
-        if exempt:
-            counts += f", {_plural(exempt, 'number', 'numbers')} exempt"
-        if failed:
-            text = f"Executed at build. {failed} of the digits above differ from what it printed ({counts})."
-        else:
-            text = f"Executed at build. The digits above are the digits it printed ({counts})."
     line.children = []
-    line += nodes.Text(text)
+    line += nodes.Text(_verdict_text(verdicts, other_errors))
+
+
+def _verdict_text(verdicts: list[Verdict] | None, other_errors: int) -> str:
+    if verdicts is None:
+        return "The snippet failed at build time: nothing on this page was verified."
+    named = sum(v.kind == "named" for v in verdicts)
+    free = sum(v.kind == "free" for v in verdicts)
+    exempt = sum(v.kind == "exempt" for v in verdicts)
+    failed = sum(v.failed for v in verdicts)
+    counts = (f"{_plural(named, 'named entry', 'named entries')} and "
+              f"{_plural(free, 'free digit', 'free digits')} checked")
+    if exempt:
+        counts += f", {_plural(exempt, 'number', 'numbers')} exempt"
+    if failed:
+        differ = "differs" if failed == 1 else "differ"
+        return (f"Executed at build. {failed} of the digits above {differ} from what it "
+                f"printed ({counts}).")
+    if other_errors:
+        return (f"Executed at build, but this page does not pass: "
+                f"{_plural(other_errors, 'error', 'errors')} in the build log ({counts}).")
+    return f"Executed at build. The digits above are the digits it printed ({counts})."
 
 
 def _plural(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
 
 
-def _add(report: PageReport, docname: str, line: int | None, subtype: Subtype, message: str) -> None:
+def _add(
+    report: PageReport, docname: str, line: int | None, subtype: Subtype, message: str
+) -> None:
     report.findings.append(Finding(docname, line, subtype, message))

@@ -4,6 +4,10 @@ An author declares ``:::{problem} II.3.B01`` with ``:kind:`` and ``:difficulty:`
 page's title. The page renders the header of the seed (id, kind badge, ▲▲△ difficulty, the
 rounding policy); ``{problem:ref}`0.NU.02``` links to it as "Log-sum-exp 0.NU.02"; and
 ``:::{problem-index}`` lists every problem of the book.
+
+Pages that show what other pages declare — the index, the references — are rewritten whenever
+the table of problems changes, and a page with a dangling reference on every build, so its
+warning is never lost to an incremental build.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from docutils.parsers.rst import directives
 from sphinx.domains import Domain, ObjType
 from sphinx.roles import XRefRole
 from sphinx.util.docutils import SphinxDirective
+from sphinx.util.logging import is_suppressed_warning
 from sphinx.util.nodes import make_refnode
 
 from . import nodes as vnodes
@@ -35,6 +40,9 @@ if TYPE_CHECKING:
 
 ID_PATTERN = re.compile(r"[0-9A-Z]+(?:\.[0-9A-Z]+)+")
 MAX_DIFFICULTY = 3
+MAX_DECIMALS = 30
+_ROMAN = re.compile(r"(?=[IVX])(X{0,3})(IX|IV|V?I{0,3})")
+_DUPLICATE = " is already declared at "
 
 
 class Problem(NamedTuple):
@@ -54,9 +62,40 @@ def difficulty_marks(level: int) -> str:
     return "▲" * level + "△" * (MAX_DIFFICULTY - level)
 
 
+def difficulty_badge(level: int) -> vnodes.badge:
+    """The difficulty as marks, labelled for a screen reader ("difficulty 2 of 3")."""
+    marks = difficulty_marks(level)
+    return vnodes.badge(marks, marks, classes=["problem-difficulty"],
+                        label=f"difficulty {level} of {MAX_DIFFICULTY}")
+
+
 def anchor_for(problem_id: str) -> str:
-    """The HTML id of a problem's header."""
-    return "problem-" + nodes.make_id(problem_id)
+    """The HTML id of a problem's header: ``problem-0-nu-02`` (leading digits kept)."""
+    return str(nodes.make_id("problem-" + problem_id))
+
+
+_Part = tuple[tuple[int, int, str], ...]
+
+
+def sort_key(problem_id: str) -> tuple[tuple[_Part, ...], str]:
+    """Book order: parts compared as numbers where they are numbers (II < IX < X, 3 < 10)."""
+    key: list[_Part] = []
+    for part in problem_id.split("."):
+        if _ROMAN.fullmatch(part):
+            key.append(((0, _roman(part), ""),))
+        else:
+            runs = re.findall(r"\d+|\D+", part)
+            key.append(tuple((0, int(r), "") if r.isdigit() else (1, 0, r) for r in runs))
+    return tuple(key), problem_id  # B01 and B1 tie as numbers; the text decides
+
+
+def _roman(numeral: str) -> int:
+    values = {"I": 1, "V": 5, "X": 10}
+    total = 0
+    for here, after in zip(numeral, [*numeral[1:], ""], strict=True):
+        value = values[here]
+        total += -value if after and values[after] > value else value
+    return total
 
 
 class ProblemDirective(SphinxDirective):
@@ -64,48 +103,52 @@ class ProblemDirective(SphinxDirective):
 
     required_arguments = 0
     optional_arguments = 1
-    option_spec: ClassVar[OptionSpec] = {  # type: ignore[misc]
+    option_spec: ClassVar[OptionSpec] = {
         "kind": directives.unchanged,
         "difficulty": directives.unchanged,
-        "decimals": directives.nonnegative_int,
+        "decimals": directives.unchanged,
     }
 
     def run(self) -> list[Node]:
         config = read_config(self.env.app)
         problem_id = self.arguments[0].strip() if self.arguments else ""
         kind = self.options.get("kind", "").strip()
-        difficulty = self._difficulty()
-        errors = self._errors(problem_id, kind, difficulty, config.kinds)
-        for message in errors:
+        difficulty = self._whole("difficulty", 1, MAX_DIFFICULTY)
+        decimals = self._whole("decimals", 0, MAX_DECIMALS)
+        for message in self._errors(problem_id, kind, difficulty, decimals, config.kinds):
             add_finding(self.env.temp_data,
                         Finding(self.env.docname, self.lineno, Subtype.PROBLEM, message))
-        decimals = self.options.get("decimals")
+        well_formed = bool(ID_PATTERN.fullmatch(problem_id))
         header = vnodes.problem_header(
-            problem_id=problem_id, kind=kind, difficulty=difficulty or 0,
-            decimals=decimals, valid=not errors, ids=[anchor_for(problem_id)] if problem_id else [],
+            problem_id=problem_id, kind=kind, difficulty=difficulty or 0, decimals=decimals,
+            declared=well_formed,
         )
         self.set_source_info(header)
-        header += nodes.paragraph("", f"Problem {problem_id}", classes=["problem-id"])
+        # The anchor is the id line, which the stylesheet shows above the title: a link to
+        # the problem lands on "Problem II.3.B01" with the title right under it.
+        header += nodes.paragraph("", f"Problem {problem_id}", classes=["problem-id"],
+                                  ids=[anchor_for(problem_id)] if well_formed else [])
         badges = nodes.paragraph("", "", classes=["problem-badges"])
-        badges += nodes.inline(kind, kind, classes=["problem-kind"])
+        if kind:
+            badges += vnodes.badge(kind, kind, classes=["problem-kind"], label=f"kind: {kind}")
         if difficulty:
-            marks = difficulty_marks(difficulty)
-            badges += nodes.inline(marks, marks, classes=["problem-difficulty"],
-                                   difficulty=difficulty)
+            badges += difficulty_badge(difficulty)
         header += badges
         places = decimals if decimals is not None else config.policy.decimals
         policy = config.policy_text.format(decimals=places)
         header += nodes.paragraph(policy, policy, classes=["problem-policy"])
         return [header]
 
-    def _difficulty(self) -> int | None:
-        raw = self.options.get("difficulty", "").strip()
-        return int(raw) if raw.isdigit() and 1 <= int(raw) <= MAX_DIFFICULTY else None
+    def _whole(self, option: str, low: int, high: int) -> int | None:
+        raw = str(self.options.get(option, "")).strip()
+        return int(raw) if raw.isdigit() and low <= int(raw) <= high else None
 
     def _errors(
-        self, problem_id: str, kind: str, difficulty: int | None, kinds: tuple[str, ...]
+        self, problem_id: str, kind: str, difficulty: int | None, decimals: int | None,
+        kinds: tuple[str, ...],
     ) -> list[str]:
         errors = []
+        name = f"problem {problem_id}" if problem_id else "this problem"
         if not problem_id:
             errors.append("problem without an id; write ':::{problem} II.3.B01'")
         elif not ID_PATTERN.fullmatch(problem_id):
@@ -114,20 +157,22 @@ class ProblemDirective(SphinxDirective):
                 "letters and digits, e.g. II.3.B01 or 0.NU.02"
             )
         if not kind:
-            errors.append(f"problem {problem_id} has no :kind:; use one of {', '.join(kinds)}")
+            errors.append(f"{name} has no :kind:; use one of {', '.join(kinds)}")
         elif kind not in kinds:
             errors.append(
-                f"problem {problem_id} has unknown kind {kind!r}; use one of {', '.join(kinds)} "
+                f"{name} has unknown kind {kind!r}; use one of {', '.join(kinds)} "
                 "(or add it to verified_kinds)"
             )
         if difficulty is None:
             raw = self.options.get("difficulty")
             said = f"{raw!r}" if raw is not None else "none"
+            errors.append(f"{name} has difficulty {said}; give ':difficulty:' as 1, 2 or 3")
+        if decimals is None and "decimals" in self.options:
             errors.append(
-                f"problem {problem_id} has difficulty {said}; give ':difficulty:' as 1, 2 or 3"
+                f"{name} has decimals {self.options['decimals']!r}; give ':decimals:' as a "
+                f"whole number from 0 to {MAX_DECIMALS}"
             )
         return errors
-
 
 
 class ProblemRef(XRefRole):
@@ -137,6 +182,9 @@ class ProblemRef(XRefRole):
         self, document: nodes.document, env: BuildEnvironment, node: Element, is_ref: bool
     ) -> tuple[list[Node], list[nodes.system_message]]:
         node[SKIP_ATTRIBUTE] = True  # an id such as 1.2.03 is not a decimal to check
+        domain = env.domains["problem"]
+        assert isinstance(domain, ProblemDomain)
+        domain.data["refs"].setdefault(env.docname, set()).add(node["reftarget"].strip())
         return [node], []
 
 
@@ -155,64 +203,76 @@ class problem_index(nodes.General, nodes.Element):
 
 
 class ProblemDomain(Domain):
-    """Problem ids: where each is declared, for references, the index and duplicates."""
+    """Problem ids: where each is declared, for references, the index and duplicates.
+
+    ``declared`` keeps every declaration of an id in page order, so the first one wins and
+    the others are duplicates however the pages were read (in any order, or in parallel).
+    ``refs`` keeps the ids each page references, ``published`` the table the pages were last
+    written with.
+    """
 
     name = "problem"
     label = "Problem"
     object_types: ClassVar[dict[str, ObjType]] = {"problem": ObjType("problem", "ref")}
     roles: ClassVar[dict[str, Any]] = {"ref": ProblemRef(warn_dangling=True)}
-    initial_data: ClassVar[dict[str, Any]] = {"problems": {}, "duplicates": {}, "index_pages": {}}
-    data_version = 1
+    initial_data: ClassVar[dict[str, Any]] = {
+        "declared": {}, "refs": {}, "index_pages": {}, "published": {},
+    }
+    data_version = 2
+
+    @property
+    def declared(self) -> dict[str, list[Problem]]:
+        """Every declaration of every id, the first (by page, then line) first."""
+        return self.data["declared"]  # type: ignore[no-any-return]
 
     @property
     def problems(self) -> dict[str, Problem]:
-        """Every declared problem by id."""
-        return self.data["problems"]  # type: ignore[no-any-return]
+        """Every declared problem by id (its first declaration)."""
+        return {key: found[0] for key, found in self.declared.items()}
+
+    def get(self, problem_id: str) -> Problem | None:
+        """The problem with this id, if any page declares it."""
+        found = self.declared.get(problem_id)
+        return found[0] if found else None
 
     def add(self, problem: Problem) -> None:
-        """Declare a problem; a second declaration of an id is kept for the error."""
-        first = self.problems.get(problem.id)
-        if first is not None and first.docname != problem.docname:
-            self.data["duplicates"].setdefault(problem.id, []).append(problem)
-            return
-        self.problems[problem.id] = problem
+        """Declare a problem; later declarations of its id are kept for the error."""
+        found = self.declared.setdefault(problem.id, [])
+        found.append(problem)
+        found.sort(key=lambda p: (p.docname, p.line))
 
     def clear_doc(self, docname: str) -> None:
-        for key, problem in list(self.problems.items()):
-            if problem.docname == docname:
-                del self.problems[key]
-        for key, extra in list(self.data["duplicates"].items()):
-            kept = [p for p in extra if p.docname != docname]
+        for key, found in list(self.declared.items()):
+            kept = [p for p in found if p.docname != docname]
             if kept:
-                self.data["duplicates"][key] = kept
+                self.declared[key] = kept
             else:
-                del self.data["duplicates"][key]
+                del self.declared[key]
+        self.data["refs"].pop(docname, None)
         self.data["index_pages"].pop(docname, None)
 
     def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
-        for problem in otherdata["problems"].values():
-            if problem.docname in docnames:
-                self.add(problem)
-        for extra in otherdata["duplicates"].values():
-            for problem in extra:
+        for found in otherdata["declared"].values():
+            for problem in found:
                 if problem.docname in docnames:
                     self.add(problem)
-        for docname in otherdata["index_pages"]:
-            if docname in docnames:
+        for docname in docnames:
+            if docname in otherdata["refs"]:
+                self.data["refs"][docname] = otherdata["refs"][docname]
+            if docname in otherdata["index_pages"]:
                 self.data["index_pages"][docname] = True
 
     def resolve_xref(
         self, env: BuildEnvironment, fromdocname: str, builder: Builder, typ: str,
         target: str, node: pending_xref, contnode: Element,
     ) -> nodes.reference | None:
-        problem = self.problems.get(target.strip())
+        problem = self.get(target.strip())
         if problem is None:
             return None
+        text = f"{problem.title} {problem.id}".strip()
         if not node.get("refexplicit"):
-            text = f"{problem.title} {problem.id}".strip()
             contnode = nodes.inline(text, text, classes=["problem-ref"])
-        return make_refnode(builder, fromdocname, problem.docname, problem.anchor, contnode,
-                            f"{problem.title} {problem.id}")
+        return make_refnode(builder, fromdocname, problem.docname, problem.anchor, contnode, text)
 
     def resolve_any_xref(
         self, env: BuildEnvironment, fromdocname: str, builder: Builder, target: str,
@@ -227,13 +287,22 @@ class ProblemDomain(Domain):
                    problem.anchor, 1)
 
 
-def _register(app: Sphinx, doctree: nodes.document) -> None:
-    """Declare the page's problems once the page is parsed, titled by their section."""
-    domain = app.env.domains["problem"]
+def _domain(env: BuildEnvironment) -> ProblemDomain:
+    domain = env.domains["problem"]
     assert isinstance(domain, ProblemDomain)
+    return domain
+
+
+def _register(app: Sphinx, doctree: nodes.document) -> None:
+    """Declare the page's problems once the page is parsed, titled by their section.
+
+    A problem with a well-formed id is declared even when its kind or difficulty is wrong: that
+    error is reported once, at the problem, and not again at every reference to it.
+    """
+    domain = _domain(app.env)
     for header in doctree.findall(vnodes.problem_header):
         header["title"] = title = _section_title(header)
-        if header["valid"]:
+        if header["declared"]:
             domain.add(Problem(header["problem_id"], title, header["kind"], header["difficulty"],
                                app.env.docname, anchor_for(header["problem_id"]),
                                header.line or 0))
@@ -244,40 +313,71 @@ def _section_title(node: nodes.Node) -> str:
     while parent is not None and not isinstance(parent, nodes.section):
         parent = parent.parent
     if parent is not None and parent.children and isinstance(parent[0], nodes.title):
-        return parent[0].astext()
+        return str(parent[0].astext())
     return ""
 
 
-def _duplicate_findings(app: Sphinx, env: BuildEnvironment) -> None:
-    """Report an id declared on two pages, at the second page."""
+def _duplicate_findings(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Report each later declaration of an id at its own page and line, on every build.
+
+    The findings are recomputed from the domain each time: a duplicate fixed on either page
+    disappears even though the other page is not re-read.
+    """
     from .collector import pages
 
-    domain = env.domains["problem"]
-    assert isinstance(domain, ProblemDomain)
-    for problem_id, extra in domain.data["duplicates"].items():
-        first = domain.problems.get(problem_id)
-        for problem in extra:
-            report = pages(env).get(problem.docname)
-            message = (f"problem id {problem_id} is already declared in "
-                       f"{first.docname if first else '?'}; give each problem its own id")
-            finding = Finding(problem.docname, problem.line, Subtype.PROBLEM, message)
-            if report is not None and finding not in report.findings:
-                report.findings.append(finding)
+    reports = pages(env)
+    for report in reports.values():
+        report.findings[:] = [f for f in report.findings if not _is_duplicate(f)]
+    for problem_id, found in _domain(env).declared.items():
+        first = found[0]
+        where = f"{env.doc2path(first.docname, False)}:{first.line}"
+        for problem in found[1:]:
+            message = f"problem id {problem_id}{_DUPLICATE}{where}; give each problem its own id"
+            page = reports.get(problem.docname)
+            if page is not None:
+                page.findings.append(
+                    Finding(problem.docname, problem.line, Subtype.PROBLEM, message))
+    return []
 
 
-def _outdated_index_pages(
-    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
-) -> list[str]:
-    """Re-read the index pages whenever any page changed: a problem may have come or gone."""
-    domain = env.domains["problem"]
-    if not (added or changed or removed):
-        return []
-    return [d for d in domain.data["index_pages"] if d not in changed]
+def _is_duplicate(finding: Finding) -> bool:
+    return finding.subtype is Subtype.PROBLEM and _DUPLICATE in finding.message
+
+
+def _pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Pages that show other pages' problems: rewrite them when the table of problems changed.
+
+    The index and every page referring to a problem that came, went or changed its title are
+    rewritten (not re-read); a page with a dangling reference is rewritten on every build, so
+    Sphinx warns about it again.
+    """
+    domain = _domain(env)
+    table = {key: tuple(p) for key, p in domain.problems.items()}
+    published: dict[str, tuple[Any, ...]] = domain.data["published"]
+    changed = {k for k in table.keys() | published.keys() if table.get(k) != published.get(k)}
+    domain.data["published"] = table
+    rewrite = set(domain.data["index_pages"]) if changed else set()
+    for docname, targets in domain.data["refs"].items():
+        if targets & changed or targets - table.keys():
+            rewrite.add(docname)
+    return sorted(rewrite)
+
+
+def _note_dangling(app: Sphinx, domain: Domain | None, node: pending_xref) -> None:
+    """Fail the build on a dangling problem reference, with Sphinx's own warning as its message."""
+    if domain is None or domain.name != "problem":
+        return
+    if not is_suppressed_warning("ref", node["reftype"], app.config.suppress_warnings):
+        app._problem_dangling = True  # type: ignore[attr-defined]
+
+
+def _fail_on_dangling(app: Sphinx, exception: BaseException | None) -> None:
+    if exception is None and getattr(app, "_problem_dangling", False):
+        app.statuscode = 1
 
 
 def _fill_index(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    domain = app.env.domains["problem"]
-    assert isinstance(domain, ProblemDomain)
+    domain = _domain(app.env)
     for placeholder in list(doctree.findall(problem_index)):
         placeholder.replace_self(_index_table(app, domain, docname))
 
@@ -293,11 +393,11 @@ def _index_table(app: Sphinx, domain: ProblemDomain, docname: str) -> nodes.tabl
     head += _row([nodes.Text(h) for h in headers])
     group += head
     body = nodes.tbody()
-    for problem in sorted(domain.problems.values(), key=lambda p: p.id):
+    for problem in sorted(domain.problems.values(), key=lambda p: sort_key(p.id)):
         link = make_refnode(app.builder, docname, problem.docname, problem.anchor,
                             nodes.Text(problem.id))
-        marks = difficulty_marks(problem.difficulty)
-        body += _row([link, nodes.Text(problem.title), nodes.Text(problem.kind), nodes.Text(marks)])
+        body += _row([link, nodes.Text(problem.title), nodes.Text(problem.kind),
+                      difficulty_badge(problem.difficulty)])
     group += body
     return table
 
@@ -318,11 +418,8 @@ def setup_problems(app: Sphinx) -> None:
     app.add_directive("problem-index", ProblemIndexDirective)
     app.add_node(problem_index)
     app.connect("doctree-read", _register)
-    app.connect("env-updated", _duplicate_findings_hook)
-    app.connect("env-get-outdated", _outdated_index_pages)
+    app.connect("env-updated", _duplicate_findings)
+    app.connect("env-get-updated", _pages_to_rewrite)
+    app.connect("warn-missing-reference", _note_dangling)
     app.connect("doctree-resolved", _fill_index)
-
-
-def _duplicate_findings_hook(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    _duplicate_findings(app, env)
-    return []
+    app.connect("build-finished", _fail_on_dangling)

@@ -25,6 +25,16 @@ def _visit_header_html(self: Any, node: vnodes.problem_header) -> None:
     self.body.append(self.starttag(node, "div", CLASS="problem-header"))
 
 
+def _visit_badge_html(self: Any, node: vnodes.badge) -> None:
+    label = node.get("label") or node.astext()
+    attributes = {"role": "img", "title": label, "aria-label": label}
+    self.body.append(self.starttag(node, "span", "", **attributes))
+
+
+def _depart_badge_html(self: Any, node: vnodes.badge) -> None:
+    self.body.append("</span>")
+
+
 def _depart_div(self: Any, node: nodes.Element) -> None:
     self.body.append("</div>\n")
 
@@ -57,18 +67,17 @@ def _depart_summary_paragraph(self: Any, node: vnodes.summary) -> None:
 _PASS = (_skip, _skip)
 
 
+def _add(app: Sphinx, node: type[nodes.Element], html: Any, others: Any = _PASS) -> None:
+    """Register a node with its HTML rendering and one rendering for every other builder."""
+    app.add_node(node, html=html, latex=others, text=others, man=others, texinfo=others)
+
+
 def setup_render(app: Sphinx) -> None:
     """Register the nodes with a rendering for every builder Sphinx ships."""
-    plain = {name: _PASS for name in ("latex", "text", "man", "texinfo")}
-    app.add_node(vnodes.numeric_check, html=(_visit_check_html, _depart_div), **plain)
-    app.add_node(vnodes.problem_header, html=(_visit_header_html, _depart_div), **plain)
-    app.add_node(
-        vnodes.collapsible, html=(_visit_collapsible_html, _depart_collapsible_html), **plain
-    )
-    paragraph = (_visit_summary_paragraph, _depart_summary_paragraph)
-    app.add_node(
-        vnodes.summary,
-        html=(_visit_summary_html, _depart_summary_html),
-        **{name: paragraph for name in ("latex", "text", "man", "texinfo")},
-    )
+    _add(app, vnodes.numeric_check, (_visit_check_html, _depart_div))
+    _add(app, vnodes.problem_header, (_visit_header_html, _depart_div))
+    _add(app, vnodes.badge, (_visit_badge_html, _depart_badge_html))
+    _add(app, vnodes.collapsible, (_visit_collapsible_html, _depart_collapsible_html))
+    _add(app, vnodes.summary, (_visit_summary_html, _depart_summary_html),
+         (_visit_summary_paragraph, _depart_summary_paragraph))
     app.add_css_file("verified.css")

@@ -148,7 +148,7 @@ class _Worker:
         home = self.folder / "home"
         home.mkdir()
         command = [sys.executable, "-s", "-P", str(WORKER_SCRIPT)]
-        command += ["--jobs", str(jobs), "--root", str(self.folder / "jobs")]
+        command += ["--jobs", str(jobs), "--root", str(self.folder)]
         try:
             with (self.folder / "worker.log").open("wb") as log:
                 # -s -P and a clean environment isolate like -I, which would also drop

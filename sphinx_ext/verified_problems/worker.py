@@ -611,7 +611,7 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point: keep the protocol's pipes private, preload, serve."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--root", type=Path, required=True)
+    parser.add_argument("--root", type=Path, required=True, help="the caller's temporary folder")
     args = parser.parse_args(argv)
     requests, replies = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDWR)
@@ -621,11 +621,16 @@ def main(argv: list[str] | None = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     sys.dont_write_bytecode = True  # importing a local module leaves no __pycache__
-    args.root.mkdir(parents=True, exist_ok=True)
+    jobs_folder = args.root / "jobs"
+    jobs_folder.mkdir(parents=True, exist_ok=True)
     preload()
     gc.collect()
     gc.freeze()  # children need not copy the preloaded objects to collect them
-    Server(args.jobs, args.root, requests, replies).serve()
+    Server(args.jobs, jobs_folder, requests, replies).serve()
+    # A clean end (input closed): the caller's folder goes too, even if the caller exited
+    # without cleaning up (a forked Sphinx reader ends with os._exit). On a crash it stays,
+    # with this server's last words in its log.
+    shutil.rmtree(args.root, ignore_errors=True)
 
 
 if __name__ == "__main__":

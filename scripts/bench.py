@@ -1,0 +1,349 @@
+"""What verification costs: the same generated book built plain, checked and with programoutput.
+
+``make bench`` (``python scripts/bench.py``) writes books of 50, 200 and 500 attention problems
+(:mod:`bench_book`) into a temporary folder, in three variants of the same pages, and builds each
+variant cold (fresh build folder), again with nothing changed (no-op), and again after one
+snippet was edited (plain: one page touched). The variants are built side by side, interleaved,
+so they share the machine's noise; ``--repeat N`` takes medians over N rounds.
+
+Every figure is the wall time of the whole ``sphinx-build -b html -c CONF -d DOCTREES SRC OUT``
+process and its peak RSS (``os.wait4``). ``-q`` is left out because it would also hide the
+extension's summary line, which gives the snippets run; the output goes to a log file instead,
+for every variant alike. ``OPENBLAS_NUM_THREADS=1`` is set for every build (the extension's
+workers set it anyway), so programoutput's snippets run at their fastest on a small machine.
+
+The report is a table of the figures and one of the ratios, each next to its target. Nothing is
+written into the repository unless ``--output FILE`` is given; ``--markdown`` prints Markdown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib.metadata import version
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_book import VARIANTS, Book, write_books
+
+PHASES = ("cold", "noop", "edit")
+DEFAULT_SIZES = (50, 200, 500)
+_READ = re.compile(r"^reading sources\.\.\. \[\s*\d+%\] (\S+)", re.MULTILINE)
+_STATS = re.compile(r"snippets: (\d+) run, (\d+) cached, (\d+) failed")
+
+
+@dataclass(frozen=True)
+class Build:
+    """One sphinx-build: its wall time, peak RSS, pages read and snippets run (checked only)."""
+
+    seconds: float
+    peak_mb: float
+    read: int
+    run: int | None
+    cached: int | None
+
+
+class BuildFailed(RuntimeError):
+    """A benchmark build exited with an error: the figures would mean nothing."""
+
+
+def command(book: Book) -> list[str]:
+    """The sphinx-build command of one variant."""
+    return [
+        sys.executable, "-m", "sphinx", "-b", "html", "-c", str(book.conf),
+        "-d", str(book.build / "doctrees"), str(book.src), str(book.build / "html"),
+    ]
+
+
+def parse_log(text: str) -> tuple[int, int | None, int | None]:
+    """Pages read (Sphinx's ``reading sources... [ n%] doc`` lines) and snippets run, cached."""
+    read = len(_READ.findall(text))
+    stats = _STATS.search(text)
+    if stats is None:
+        return read, None, None
+    return read, int(stats[1]), int(stats[2])
+
+
+def run_build(book: Book, log: Path, timeout: float) -> Build:
+    """Run one build to completion; its wall time and peak RSS come from ``os.wait4``."""
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    with log.open("w", encoding="utf-8") as out:
+        start = time.perf_counter()
+        process = subprocess.Popen(command(book), stdout=out, stderr=subprocess.STDOUT, env=env)
+        timer = threading.Timer(timeout, process.kill)
+        timer.start()
+        _pid, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        timer.cancel()
+    process.returncode = os.waitstatus_to_exitcode(status)
+    text = log.read_text(encoding="utf-8", errors="replace")
+    if process.returncode != 0:
+        tail = "\n".join(text.splitlines()[-30:])
+        raise BuildFailed(f"{book.variant} ({book.size}) exited {process.returncode}:\n{tail}")
+    read, run, cached = parse_log(text)
+    return Build(seconds, usage.ru_maxrss / 1024, read, run, cached)
+
+
+def prepare(book: Book, phase: str, round_: int) -> None:
+    """Set up a phase: a fresh build folder for cold, one edit for edit, nothing for no-op."""
+    if phase == "cold":
+        shutil.rmtree(book.build, ignore_errors=True)
+        book.build.mkdir(parents=True)
+    elif phase == "edit":
+        book.edit(round_)
+
+
+Runs = dict[tuple[int, str, str], list[Build]]
+
+
+def measure(books: dict[str, Book], repeat: int, timeout: float, runs: Runs) -> None:
+    """Every phase of every variant, variants interleaved; the order rotates each round."""
+    for round_ in range(repeat):
+        shift = round_ % len(VARIANTS)
+        order = VARIANTS[shift:] + VARIANTS[:shift]
+        for phase in PHASES:
+            for variant in order:
+                book = books[variant]
+                prepare(book, phase, round_)
+                build = run_build(book, book.root / f"{phase}-{round_}.log", timeout)
+                runs[book.size, variant, phase].append(build)
+                print(f"  {book.size:>4} {variant:<13} {phase:<4} {build.seconds:7.2f} s "
+                      f"{build.peak_mb:6.0f} MB", file=sys.stderr, flush=True)
+
+
+@dataclass(frozen=True)
+class Figures:
+    """Medians over the rounds of one size and variant, and the counts of every round."""
+
+    cold: float
+    noop: float
+    edit: float
+    peak_mb: float
+    noop_run: set[int | None]
+    edit_run: set[int | None]
+    noop_read: set[int]
+    edit_read: set[int]
+
+
+def figures(runs: Runs, size: int, variant: str) -> Figures:
+    """Summarise the rounds of one size and variant."""
+    def get(phase: str) -> list[Build]:
+        return runs[size, variant, phase]
+
+    def median(phase: str) -> float:
+        return statistics.median(b.seconds for b in get(phase))
+
+    return Figures(
+        cold=median("cold"), noop=median("noop"), edit=median("edit"),
+        peak_mb=max(b.peak_mb for phase in PHASES for b in get(phase)),
+        noop_run={b.run for b in get("noop")}, edit_run={b.run for b in get("edit")},
+        noop_read={b.read for b in get("noop")}, edit_read={b.read for b in get("edit")},
+    )
+
+
+def _counts(values: set[int | None] | set[int]) -> str:
+    known = sorted(v for v in values if v is not None)
+    if not known:
+        return "—"
+    return str(known[0]) if len(known) == 1 else f"{known[0]}–{known[-1]}"
+
+
+def figure_rows(table: dict[tuple[int, str], Figures], sizes: Sequence[int]) -> list[list[str]]:
+    """The first table: one row per size and variant."""
+    rows = []
+    for size in sizes:
+        for variant in VARIANTS:
+            f = table[size, variant]
+            run = f"{_counts(f.noop_run)} / {_counts(f.edit_run)}" if variant == "checked" else "—"
+            rows.append([
+                str(size), variant, f"{f.cold:.2f}", f"{f.noop:.2f}", f"{f.edit:.2f}",
+                f"{f.peak_mb:.0f}", run, f"{_counts(f.noop_read)} / {_counts(f.edit_read)}",
+            ])
+    return rows
+
+
+FIGURE_HEADERS = [
+    "problems", "variant", "cold s", "no-op s", "edit s", "peak MB",
+    "snippets run no-op / edit", "pages read no-op / edit",
+]
+RATIO_HEADERS = ["measure", "problems", "value", "target", "met"]
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """One row of the second table: a measure, its value, and its target if it has one."""
+
+    measure: str
+    size: str
+    value: str
+    target: str = ""
+    met: bool | None = None
+
+    def row(self) -> list[str]:
+        """As a table row."""
+        met = "" if self.met is None else ("yes" if self.met else "NO")
+        return [self.measure, self.size, self.value, self.target or "—", met]
+
+
+def _overhead_ratio(checked_ms: float, peer_ms: float) -> tuple[str, bool]:
+    if checked_ms <= 0:
+        return "∞ (no measurable verification overhead)", peer_ms > 0
+    ratio = peer_ms / checked_ms
+    return f"{ratio:.1f}×", ratio >= 15
+
+
+def size_ratios(plain: Figures, checked: Figures, peer: Figures, size: int,
+                largest: bool) -> list[Ratio]:
+    """The ratios of one size; the cold-build target applies to the largest size measured."""
+    n = str(size)
+    checked_ms = (checked.cold - plain.cold) / size * 1000
+    peer_ms = (peer.cold - plain.cold) / size * 1000
+    times, beats = _overhead_ratio(checked_ms, peer_ms)
+    cold = checked.cold / plain.cold
+    noop = checked.noop / plain.noop
+    quiet = checked.noop_run == {0} and checked.noop_read == {0}
+    edit_ok = checked.edit_run == {1} and checked.edit_read == {1}
+    return [
+        Ratio("checked / plain, cold", n, f"{cold:.2f}×", "≤ 1.25×" if largest else "",
+              cold <= 1.25 if largest else None),
+        Ratio("checked / plain, no-op", n, f"{noop:.2f}×", "≤ 1.10×", noop <= 1.10),
+        Ratio("checked / plain, edit", n, f"{checked.edit / plain.edit:.2f}×"),
+        Ratio("programoutput / plain, cold", n, f"{peer.cold / plain.cold:.2f}×"),
+        Ratio("verification overhead per problem", n, f"{checked_ms:.1f} ms", "≤ 10 ms",
+              checked_ms <= 10),
+        Ratio("programoutput overhead per problem", n, f"{peer_ms:.1f} ms"),
+        Ratio("programoutput overhead / verification overhead", n, times, "≥ 15×", beats),
+        Ratio("checked no-op: snippets run, pages read", n,
+              f"{_counts(checked.noop_run)}, {_counts(checked.noop_read)}", "0, 0", quiet),
+        Ratio("checked edit: snippets run, pages read", n,
+              f"{_counts(checked.edit_run)}, {_counts(checked.edit_read)}", "1, 1", edit_ok),
+        Ratio("checked / plain, peak memory", n, f"{checked.peak_mb / plain.peak_mb:.2f}×"),
+        Ratio("programoutput / plain, peak memory", n, f"{peer.peak_mb / plain.peak_mb:.2f}×"),
+    ]
+
+
+def growth_ratio(table: dict[tuple[int, str], Figures], small: int, large: int,
+                 variant: str) -> Ratio:
+    """How cold builds grow from ``small`` to ``large`` problems: linear, or quadratic?"""
+    ratio = table[large, variant].cold / table[small, variant].cold
+    scale = large / small
+    exponent = math.log(ratio) / math.log(scale)
+    target = f"< {scale ** 1.5:.2f}× (linear {scale:.2f}×, quadratic {scale ** 2:.2f}×)"
+    return Ratio(f"{variant} cold, {large} / {small} problems", f"{small}→{large}",
+                 f"{ratio:.2f}× (n^{exponent:.2f})", target, ratio < scale ** 1.5)
+
+
+def ratios(table: dict[tuple[int, str], Figures], sizes: Sequence[int]) -> list[Ratio]:
+    """Every ratio: per size, then growth between consecutive sizes."""
+    rows = []
+    for size in sizes:
+        plain, checked, peer = (table[size, v] for v in VARIANTS)
+        rows += size_ratios(plain, checked, peer, size, size == max(sizes))
+    for small, large in itertools.pairwise(sizes):
+        rows += [growth_ratio(table, small, large, v) for v in ("plain", "checked")]
+    return rows
+
+
+def render(headers: list[str], rows: list[list[str]], markdown: bool) -> str:
+    """A table as Markdown or as aligned text."""
+    if markdown:
+        lines = [headers, ["---"] * len(headers), *rows]
+        return "\n".join("| " + " | ".join(cells) + " |" for cells in lines)
+    widths = [max(len(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
+    line: Callable[[list[str]], str] = lambda cells: "  ".join(  # noqa: E731
+        c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
+    return "\n".join([line(headers), line(["-" * w for w in widths]), *map(line, rows)])
+
+
+def environment() -> str:
+    """The versions and the machine the figures belong to."""
+    packages = ("sphinx", "myst-parser", "numpy", "sphinxcontrib-programoutput")
+    found = ", ".join(f"{p} {version(p)}" for p in packages)
+    return f"Python {platform.python_version()}, {found}; {os.cpu_count()} CPUs"
+
+
+def report(runs: Runs, sizes: Sequence[int], repeat: int, seconds: float, markdown: bool) -> str:
+    """The whole printed report: figures, ratios with targets, the verdict."""
+    table = {(s, v): figures(runs, s, v) for s in sizes for v in VARIANTS}
+    rows = ratios(table, sizes)
+    judged = [r for r in rows if r.met is not None]
+    missed = [f"{r.measure} ({r.size}): {r.value}, target {r.target}" for r in judged if not r.met]
+    heading = "### " if markdown else ""
+    verdict = f"Targets met: {len(judged) - len(missed)} of {len(judged)}."
+    return "\n".join([
+        f"{heading}Verification benchmark: sphinx-build -b html, whole-process wall time",
+        "",
+        f"{environment()}. {repeat} round(s), median; the bench took {seconds:.0f} s.",
+        "",
+        render(FIGURE_HEADERS, figure_rows(table, sizes), markdown),
+        "",
+        "programoutput does not track the files its command reads: an edited snippet is not "
+        "re-run and its page stays stale (0 pages read).",
+        "",
+        f"{heading}Ratios and targets",
+        "",
+        render(RATIO_HEADERS, [r.row() for r in rows], markdown),
+        "",
+        verdict + ("" if not missed else " Missed: " + "; ".join(missed) + "."),
+    ])
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=lambda s: [int(n) for n in s.split(",")],
+                        default=list(DEFAULT_SIZES), help="problem counts, e.g. 50,200,500")
+    parser.add_argument("--repeat", type=int, default=1, help="rounds; figures are medians")
+    parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
+    parser.add_argument("--output", type=Path, help="also write the report to this file")
+    parser.add_argument("--keep", action="store_true", help="keep the generated books and logs")
+    parser.add_argument("--timeout", type=float, default=1800.0, help="seconds a build may take")
+    return parser.parse_args(argv)
+
+
+def bench(sizes: Sequence[int], repeat: int, timeout: float, folder: Path) -> Runs:
+    """Generate the books of every size in ``folder`` and measure them."""
+    runs: Runs = defaultdict(list)
+    for size in sizes:
+        books = write_books(folder, size)
+        measure(books, repeat, timeout, runs)
+    return runs
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark and print the report."""
+    args = parse_args(argv)
+    sizes = sorted(set(args.sizes))
+    folder = Path(tempfile.mkdtemp(prefix="verified-bench-"))
+    start = time.perf_counter()
+    try:
+        runs = bench(sizes, args.repeat, args.timeout, folder)
+    finally:
+        if args.keep:
+            print(f"books and logs kept in {folder}", file=sys.stderr)
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+    text = report(runs, sizes, args.repeat, time.perf_counter() - start, args.markdown)
+    print(text)
+    if args.output:
+        args.output.write_text(text + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

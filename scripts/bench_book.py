@@ -1,0 +1,286 @@
+"""The benchmark's book: N attention problems like II.3.B01, in three variants of the same pages.
+
+One generator writes every variant, so the pages differ only in their "Check — numeric" block:
+
+* ``plain``: no check at all (the verified_problems extension is still loaded, for the header);
+* ``checked``: ``:::{check-numeric} pNNNN.py`` runs the problem's snippet and checks the digits;
+* ``programoutput``: ``:::{program-output} python pNNNN.py`` runs the same snippet, unchecked.
+
+Each problem draws a random 3×2 ``Q``, ``K`` and ``V`` from a seeded RNG. The prose quotes
+``S``, ``Z``, ``A`` and ``O`` rounded half-even to 4 d.p., computed with :class:`~decimal.Decimal`
+from the ``repr`` of the same float64 values the snippet prints (numpy's ``floatmode="unique"``
+prints exactly those digits), so a checked build of the book passes. A draw with a value that is
+an exact tie at 4 d.p., rounds to zero, or is a whole number is discarded and drawn again.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import sys
+from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, Decimal
+from pathlib import Path
+
+import numpy as np
+
+PROJECT = Path(__file__).resolve().parent.parent
+BOOK_CONF = PROJECT / "conf" / "conf.py"
+VARIANTS = ("plain", "checked", "programoutput")
+DECIMALS = 4
+D_K = 2
+_QUANTUM = Decimal(1).scaleb(-DECIMALS)
+
+#: What each step computes, exactly as the snippet's excerpt computes it.
+EXCERPT = """\
+S = Q @ K.T
+Z = S / np.sqrt(d_k)
+E = np.exp(Z - Z.max(axis=1, keepdims=True))  # subtract the row maximum first
+A = E / E.sum(axis=1, keepdims=True)
+O = A @ V
+"""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One generated problem: its number, its inputs and every quantity the prose quotes."""
+
+    number: int
+    inputs: dict[str, np.ndarray]
+    results: dict[str, np.ndarray]
+
+    @property
+    def stem(self) -> str:
+        """The file name of its page and snippet, without suffix."""
+        return f"p{self.number:04d}"
+
+    @property
+    def problem_id(self) -> str:
+        """The id of its ``problem`` header."""
+        return f"BENCH.{self.number:04d}"
+
+
+@dataclass(frozen=True)
+class Book:
+    """One variant of a generated book on disk, and the commands that build it."""
+
+    root: Path
+    variant: str
+    size: int
+
+    @property
+    def src(self) -> Path:
+        """The Sphinx source folder (index.md and problems/)."""
+        return self.root / "src"
+
+    @property
+    def conf(self) -> Path:
+        """The folder of the generated conf.py."""
+        return self.root / "conf"
+
+    @property
+    def snippets(self) -> Path:
+        """The folder of the snippets."""
+        return self.root / "snippets"
+
+    @property
+    def build(self) -> Path:
+        """Doctrees and HTML output; removed before a cold build."""
+        return self.root / "build"
+
+    def edit(self, count: int) -> None:
+        """The edit of an edited rebuild: a harmless comment on one snippet, or touch one page.
+
+        The plain variant has no snippet, so one of its pages is touched instead.
+        """
+        if self.variant == "plain":
+            self.edited_page().touch()
+            return
+        with self.edited_snippet().open("a", encoding="utf-8") as handle:
+            handle.write(f"# benchmark edit {count}\n")
+
+    def edited_page(self) -> Path:
+        """The page an edit re-reads: the middle problem's."""
+        return self.src / "problems" / f"p{self.size // 2 + 1:04d}.md"
+
+    def edited_snippet(self) -> Path:
+        """The snippet an edit changes: the middle problem's."""
+        return self.snippets / f"p{self.size // 2 + 1:04d}.py"
+
+
+def rounded(value: float) -> Decimal:
+    """``value`` as printed (its shortest repr), rounded half-even to the book's decimals."""
+    return Decimal(repr(float(value))).quantize(_QUANTUM, rounding=ROUND_HALF_EVEN)
+
+
+def _awkward(value: float) -> bool:
+    """A value the prose could not quote unambiguously at 4 d.p. (or numpy would print oddly)."""
+    exact = Decimal(repr(float(value)))
+    tie = exact.scaleb(DECIMALS) % 1 in (Decimal("0.5"), Decimal("-0.5"))
+    return tie or abs(value) < 1e-3 or float(value).is_integer()
+
+
+def compute(inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """S, Z, A and O from Q, K and V, by running the snippet's excerpt on them."""
+    names: dict[str, object] = {"np": np, "d_k": D_K, **inputs}
+    exec(EXCERPT, names)
+    return {name: np.asarray(names[name]) for name in ("S", "Z", "A", "O")}
+
+
+def draw(rng: np.random.Generator, number: int) -> Problem:
+    """A problem whose inputs are tenths in ±(0.1 … 1.9), drawn again until nothing is awkward."""
+    while True:
+        inputs = {}
+        for name in ("Q", "K", "V"):
+            tenths = rng.choice([t for t in range(-19, 20) if t % 10], size=(3, 2))
+            inputs[name] = tenths / 10
+        results = compute(inputs)
+        values = np.concatenate([a.ravel() for a in (*inputs.values(), *results.values())])
+        if not any(_awkward(v) for v in values):
+            return Problem(number, inputs, results)
+
+
+def problems(size: int, seed: int = 20260) -> list[Problem]:
+    """``size`` problems from one seeded RNG: the same book for every variant and run."""
+    rng = np.random.default_rng(seed)
+    return [draw(rng, number) for number in range(1, size + 1)]
+
+
+def bmatrix(values: np.ndarray, cell: str = "rounded") -> str:
+    """A LaTeX bmatrix of the values, each as the prose quotes it."""
+    show = (lambda v: str(rounded(v))) if cell == "rounded" else (lambda v: f"{v:.1f}")
+    rows = [" & ".join(show(v) for v in row) for row in values]
+    return "\\begin{bmatrix}\n" + " \\\\\n".join(rows) + "\n\\end{bmatrix}"
+
+
+def _display(name: str, values: np.ndarray, cell: str = "rounded") -> str:
+    return f"$$\n\\mat{{{name}}} =\n{bmatrix(values, cell)}\n$$\n"
+
+
+def _given(problem: Problem) -> str:
+    parts = [f"\\mat{{{n}}} = {bmatrix(v, 'tenths')}" for n, v in problem.inputs.items()]
+    return "$$\n" + ",\\qquad\n".join(parts) + f",\\qquad \\dk = {D_K} .\n$$\n"
+
+
+def check_block(problem: Problem, variant: str, snippets: Path) -> str:
+    """The page's "Check — numeric" section in this variant (nothing for plain)."""
+    if variant == "plain":
+        return ""
+    if variant == "checked":
+        directive = (
+            f":::{{check-numeric}} {problem.stem}.py\n"
+            ':start-after: "# -- excerpt"\n:end-before: "# -- end excerpt"\n:::\n'
+        )
+    else:
+        command = shlex.join([sys.executable, str(snippets / f"{problem.stem}.py")])
+        directive = f":::{{program-output}} {command}\n:::\n"
+    return f"\n## Check — numeric\n\nThe excerpt computes each step under its name.\n\n{directive}"
+
+
+def page(problem: Problem, variant: str, snippets: Path) -> str:
+    """The MyST page of one problem, like II.3.B01."""
+    r = problem.results
+    return f"""# Attention on three tokens, draw {problem.number}
+
+:::{{problem}} {problem.problem_id}
+:kind: numeric
+:difficulty: 2
+:::
+
+## Statement
+
+Three tokens attend to one another under scaled dot-product attention. Compute the forward
+pass: the scores, the scaled scores, the attention weights and the output.
+
+## Given
+
+{_given(problem)}
+## Solution
+
+### Step 1 — the scores
+
+$\\mat{{S}} = \\mat{{Q}}\\mat{{K}}^{{\\mathsf T}}$.
+
+{_display("S", r["S"])}
+### Step 2 — the scaling
+
+Divide every score by $\\sqrt{{\\dk}}$.
+
+{_display("Z", r["Z"])}
+### Step 3 — the softmax, row by row
+
+Subtract the row maximum, exponentiate, and divide by the row total.
+
+{_display("A", r["A"])}
+### Step 4 — the aggregation
+
+$\\mat{{O}} = \\mat{{A}}\\mat{{V}}$.
+
+{_display("O", r["O"])}{check_block(problem, variant, snippets)}"""
+
+
+def snippet(problem: Problem) -> str:
+    """The problem's snippet: the excerpt on its inputs, printing ``NAME = array`` lines."""
+    inputs = "".join(f"{n} = np.array({v.tolist()!r})\n" for n, v in problem.inputs.items())
+    return f'''"""Benchmark problem {problem.problem_id}: attention on three tokens."""
+
+# ruff: noqa: E741
+import numpy as np
+
+np.set_printoptions(floatmode="unique", suppress=True, linewidth=200)  # every digit of repr
+{inputs}d_k = {D_K}
+# -- excerpt
+{EXCERPT}# -- end excerpt
+
+for name, value in dict(Q=Q, K=K, V=V, d_k=d_k, S=S, Z=Z, A=A, O=O).items():
+    print(f"{{name}} = {{value}}")
+'''
+
+
+INDEX = """# Benchmark book
+
+Generated attention problems, one a page.
+
+:::{toctree}
+:glob:
+:maxdepth: 1
+
+problems/*
+:::
+"""
+
+
+def conf_text(variant: str, snippets: Path) -> str:
+    """A conf.py that runs the book's own conf/conf.py, then points at the generated snippets."""
+    extra = '\nextensions = [*extensions, "sphinxcontrib.programoutput"]\n'
+    return f'''"""Generated by scripts/bench.py: the book's own configuration, other snippets."""
+
+from pathlib import Path
+
+_BOOK_CONF = Path({str(BOOK_CONF)!r})
+_namespace = {{"__file__": str(_BOOK_CONF), "__name__": "book_conf"}}
+exec(compile(_BOOK_CONF.read_text(encoding="utf-8"), str(_BOOK_CONF), "exec"), _namespace)
+globals().update({{k: v for k, v in _namespace.items() if not k.startswith("_")}})
+verified_snippet_dir = {str(snippets)!r}
+{extra if variant == "programoutput" else ""}'''
+
+
+def write_book(root: Path, variant: str, generated: list[Problem]) -> Book:
+    """Write one variant of the book under ``root`` (replacing what was there)."""
+    book = Book(root, variant, len(generated))
+    shutil.rmtree(root, ignore_errors=True)
+    for folder in (book.src / "problems", book.conf, book.snippets):
+        folder.mkdir(parents=True)
+    (book.src / "index.md").write_text(INDEX, encoding="utf-8")
+    (book.conf / "conf.py").write_text(conf_text(variant, book.snippets), encoding="utf-8")
+    for problem in generated:
+        text = page(problem, variant, book.snippets)
+        (book.src / "problems" / f"{problem.stem}.md").write_text(text, encoding="utf-8")
+        (book.snippets / f"{problem.stem}.py").write_text(snippet(problem), encoding="utf-8")
+    return book
+
+
+def write_books(folder: Path, size: int, seed: int = 20260) -> dict[str, Book]:
+    """Every variant of a ``size``-problem book, under ``folder/<size>/<variant>``."""
+    generated = problems(size, seed)
+    return {v: write_book(folder / str(size) / v, v, generated) for v in VARIANTS}

@@ -1,0 +1,3 @@
+from helper import scale
+
+print("s =", scale())

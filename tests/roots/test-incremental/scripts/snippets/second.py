@@ -1,0 +1,3 @@
+from math import sqrt
+
+print("s =", sqrt(2.0))

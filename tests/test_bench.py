@@ -1,0 +1,63 @@
+"""scripts/bench.py for real at a tiny size: the books build; the counts and ratio rows are there.
+
+Nine real sphinx-build runs of a 3-problem book (about 15 s); no assertion is about time.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+sys.path.insert(0, str(SCRIPTS))
+
+import bench  # noqa: E402
+from bench_book import problems, rounded, snippet  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> bench.Runs:
+    """One real benchmark of a 3-problem book, every variant and phase."""
+    return bench.bench([3], repeat=1, timeout=120, folder=tmp_path_factory.mktemp("bench"))
+
+
+def test_checked_noop_runs_nothing_and_edit_runs_one(runs: bench.Runs) -> None:
+    noop, edit = runs[3, "checked", "noop"][0], runs[3, "checked", "edit"][0]
+    assert (noop.run, noop.read) == (0, 0)
+    assert (edit.run, edit.read) == (1, 1)
+    assert runs[3, "checked", "cold"][0].run == 3
+
+
+def test_report_has_the_figures_and_ratio_rows(runs: bench.Runs) -> None:
+    text = bench.report(runs, [3], repeat=1, seconds=1.0, markdown=False)
+    for row in (
+        "checked / plain, cold",
+        "checked / plain, no-op",
+        "programoutput / plain, cold",
+        "verification overhead per problem",
+        "programoutput overhead / verification overhead",
+        "checked no-op: snippets run, pages read",
+        "checked / plain, peak memory",
+    ):
+        assert row in text
+    checked = next(line for line in text.splitlines() if line.split()[:2] == ["3", "checked"])
+    assert "0 / 1" in checked  # snippets run: none on the no-op rebuild, one after the edit
+
+
+def test_markdown_report_is_a_table(runs: bench.Runs) -> None:
+    text = bench.report(runs, [3], repeat=1, seconds=1.0, markdown=True)
+    assert "| measure | problems | value | target | met |" in text
+    assert "| checked no-op: snippets run, pages read | 3 | 0, 0 | 0, 0 | yes |" in text
+
+
+def test_prose_digits_are_the_printed_ones_rounded_half_even() -> None:
+    # 0.12345 is stored as 0.12345000000000000417...; it prints as 0.12345, a tie: half-even.
+    assert str(rounded(0.12345)) == "0.1234"
+    assert str(rounded(0.00015)) == "0.0002"
+    assert str(rounded(-0.73456)) == "-0.7346"
+    problem = problems(1)[0]
+    assert "np.set_printoptions(floatmode=\"unique\"" in snippet(problem)
