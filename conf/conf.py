@@ -55,3 +55,15 @@ html_last_updated_fmt = None
 
 latex_engine = "pdflatex"
 latex_elements = {"preamble": r"\usepackage{amssymb}" + "\n"}
+
+
+def setup(app: object) -> None:
+    """sphinx-proof renders only HTML and LaTeX; give its nodes plain text, man and texinfo."""
+    from sphinx_proof.nodes import NODE_TYPES, proof_node, unenumerable_node
+
+    def visit(self: object, node: object) -> None:
+        pass
+
+    plain = (visit, visit)
+    for node in (proof_node, unenumerable_node, *NODE_TYPES.values()):
+        app.add_node(node, override=True, text=plain, man=plain, texinfo=plain)  # type: ignore[attr-defined]

@@ -277,7 +277,16 @@ def environment() -> str:
     return f"Python {platform.python_version()}, {found}; {os.cpu_count()} CPUs"
 
 
-def report(runs: Runs, sizes: Sequence[int], repeat: int, seconds: float, markdown: bool) -> str:
+def _layout(chapter_size: int) -> str:
+    if chapter_size:
+        return f"chapters of {chapter_size} problems, each a :glob: toctree"
+    return "every problem in one flat :glob: toctree of index.md"
+
+
+def report(
+    runs: Runs, sizes: Sequence[int], repeat: int, seconds: float, markdown: bool,
+    chapter_size: int = 0,
+) -> str:
     """The whole printed report: figures, ratios with targets, the verdict."""
     table = {(s, v): figures(runs, s, v) for s in sizes for v in VARIANTS}
     rows = ratios(table, sizes)
@@ -288,7 +297,8 @@ def report(runs: Runs, sizes: Sequence[int], repeat: int, seconds: float, markdo
     return "\n".join([
         f"{heading}Verification benchmark: sphinx-build -b html, whole-process wall time",
         "",
-        f"{environment()}. {repeat} round(s), median; the bench took {seconds:.0f} s.",
+        f"{environment()}. {repeat} round(s), median; the bench took {seconds:.0f} s. "
+        f"Pages: {_layout(chapter_size)}; the book's conf.py, theme and theme options.",
         "",
         render(FIGURE_HEADERS, figure_rows(table, sizes), markdown),
         "",
@@ -312,15 +322,19 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     parser.add_argument("--output", type=Path, help="also write the report to this file")
     parser.add_argument("--keep", action="store_true", help="keep the generated books and logs")
+    parser.add_argument("--chapter-size", type=int, default=0, metavar="N",
+                        help="group the problems into chapters of N (default: one flat toctree)")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds a build may take")
     return parser.parse_args(argv)
 
 
-def bench(sizes: Sequence[int], repeat: int, timeout: float, folder: Path) -> Runs:
+def bench(
+    sizes: Sequence[int], repeat: int, timeout: float, folder: Path, chapter_size: int = 0
+) -> Runs:
     """Generate the books of every size in ``folder`` and measure them."""
     runs: Runs = defaultdict(list)
     for size in sizes:
-        books = write_books(folder, size)
+        books = write_books(folder, size, chapter_size)
         measure(books, repeat, timeout, runs)
     return runs
 
@@ -332,13 +346,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     folder = Path(tempfile.mkdtemp(prefix="verified-bench-"))
     start = time.perf_counter()
     try:
-        runs = bench(sizes, args.repeat, args.timeout, folder)
+        runs = bench(sizes, args.repeat, args.timeout, folder, args.chapter_size)
     finally:
         if args.keep:
             print(f"books and logs kept in {folder}", file=sys.stderr)
         else:
             shutil.rmtree(folder, ignore_errors=True)
-    text = report(runs, sizes, args.repeat, time.perf_counter() - start, args.markdown)
+    seconds = time.perf_counter() - start
+    text = report(runs, sizes, args.repeat, seconds, args.markdown, args.chapter_size)
     print(text)
     if args.output:
         args.output.write_text(text + "\n", encoding="utf-8")

@@ -6,6 +6,11 @@ One generator writes every variant, so the pages differ only in their "Check —
 * ``checked``: ``:::{check-numeric} pNNNN.py`` runs the problem's snippet and checks the digits;
 * ``programoutput``: ``:::{program-output} python pNNNN.py`` runs the same snippet, unchecked.
 
+The pages sit in ``problems/`` under one ``:glob:`` toctree in ``index.md`` (flat), or, with
+``chapter_size`` set, in chapters ``cNN/`` of that many problems, each with its own ``:glob:``
+toctree, under an ``index.md`` that globs the chapters: the layout decides how much navigation
+the theme renders on every page.
+
 Each problem draws a random 3×2 ``Q``, ``K`` and ``V`` from a seeded RNG. The prose quotes
 ``S``, ``Z``, ``A`` and ``O`` rounded half-even to 4 d.p., computed with :class:`~decimal.Decimal`
 from the ``repr`` of the same float64 values the snippet prints (numpy's ``floatmode="unique"``
@@ -67,10 +72,11 @@ class Book:
     root: Path
     variant: str
     size: int
+    chapter_size: int = 0
 
     @property
     def src(self) -> Path:
-        """The Sphinx source folder (index.md and problems/)."""
+        """The Sphinx source folder (index.md and the pages)."""
         return self.root / "src"
 
     @property
@@ -101,7 +107,7 @@ class Book:
 
     def edited_page(self) -> Path:
         """The page an edit re-reads: the middle problem's."""
-        return self.src / "problems" / f"p{self.size // 2 + 1:04d}.md"
+        return self.src / page_path(self.size // 2 + 1, self.chapter_size)
 
     def edited_snippet(self) -> Path:
         """The snippet an edit changes: the middle problem's."""
@@ -237,17 +243,26 @@ for name, value in dict(Q=Q, K=K, V=V, d_k=d_k, S=S, Z=Z, A=A, O=O).items():
 '''
 
 
-INDEX = """# Benchmark book
+def page_path(number: int, chapter_size: int) -> str:
+    """Where problem ``number`` lives under the source folder."""
+    if not chapter_size:
+        return f"problems/p{number:04d}.md"
+    return f"c{(number - 1) // chapter_size + 1:02d}/p{number:04d}.md"
 
-Generated attention problems, one a page.
 
-:::{toctree}
-:glob:
-:maxdepth: 1
+def _index(title: str, text: str, pattern: str) -> str:
+    return f"# {title}\n\n{text}\n\n:::{{toctree}}\n:glob:\n:maxdepth: 1\n\n{pattern}\n:::\n"
 
-problems/*
-:::
-"""
+
+def indexes(size: int, chapter_size: int) -> dict[str, str]:
+    """The index pages: one for a flat book; the root's and one a chapter otherwise."""
+    text = "Generated attention problems, one a page."
+    if not chapter_size:
+        return {"index.md": _index("Benchmark book", text, "problems/*")}
+    pages = {"index.md": _index("Benchmark book", text, "*/index")}
+    for chapter in range(1, (size - 1) // chapter_size + 2):
+        pages[f"c{chapter:02d}/index.md"] = _index(f"Chapter {chapter}", text, "p*")
+    return pages
 
 
 def conf_text(variant: str, snippets: Path) -> str:
@@ -265,22 +280,30 @@ verified_snippet_dir = {str(snippets)!r}
 {extra if variant == "programoutput" else ""}'''
 
 
-def write_book(root: Path, variant: str, generated: list[Problem]) -> Book:
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def write_book(root: Path, variant: str, generated: list[Problem], chapter_size: int = 0) -> Book:
     """Write one variant of the book under ``root`` (replacing what was there)."""
-    book = Book(root, variant, len(generated))
+    book = Book(root, variant, len(generated), chapter_size)
     shutil.rmtree(root, ignore_errors=True)
-    for folder in (book.src / "problems", book.conf, book.snippets):
-        folder.mkdir(parents=True)
-    (book.src / "index.md").write_text(INDEX, encoding="utf-8")
-    (book.conf / "conf.py").write_text(conf_text(variant, book.snippets), encoding="utf-8")
+    for name, text in indexes(book.size, chapter_size).items():
+        _write(book.src / name, text)
+    _write(book.conf / "conf.py", conf_text(variant, book.snippets))
     for problem in generated:
         text = page(problem, variant, book.snippets)
-        (book.src / "problems" / f"{problem.stem}.md").write_text(text, encoding="utf-8")
-        (book.snippets / f"{problem.stem}.py").write_text(snippet(problem), encoding="utf-8")
+        _write(book.src / page_path(problem.number, chapter_size), text)
+        _write(book.snippets / f"{problem.stem}.py", snippet(problem))
     return book
 
 
-def write_books(folder: Path, size: int, seed: int = 20260) -> dict[str, Book]:
+def write_books(
+    folder: Path, size: int, chapter_size: int = 0, seed: int = 20260
+) -> dict[str, Book]:
     """Every variant of a ``size``-problem book, under ``folder/<size>/<variant>``."""
     generated = problems(size, seed)
-    return {v: write_book(folder / str(size) / v, v, generated) for v in VARIANTS}
+    return {
+        v: write_book(folder / str(size) / v, v, generated, chapter_size) for v in VARIANTS
+    }

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from sphinx.errors import ConfigError
 
@@ -23,6 +24,7 @@ from .digits import Policy, Rounding
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
 
 PREFIX = "verified_"
 
@@ -71,15 +73,30 @@ def setup_config(app: Sphinx) -> None:
         app.add_config_value(PREFIX + name, default, rebuild, types, description)  # type: ignore[arg-type]
     app.connect("config-inited", _validate, priority=400)
     app.connect("config-inited", _publish_macros, priority=800)
+    app.connect("builder-inited", _attach, priority=100)
+
+
+#: The validated configuration per build environment, for code that only has the environment
+#: (directives): Sphinx 9 deprecates reaching the application through ``env.app``.
+_BY_ENV: WeakKeyDictionary[BuildEnvironment, VerifiedConfig] = WeakKeyDictionary()
 
 
 def read_config(app: Sphinx) -> VerifiedConfig:
-    """The validated configuration of this build (cheap: computed once per process)."""
-    cached: VerifiedConfig | None = getattr(app, "_verified_config", None)
-    if cached is None:
-        cached = _build(app.config, Path(app.confdir), Path(app.doctreedir))
-        app._verified_config = cached  # type: ignore[attr-defined]
-    return cached
+    """The validated configuration of this build (computed once per build)."""
+    config = _BY_ENV.get(app.env)
+    if config is None:
+        config = _BY_ENV[app.env] = _build(app.config, Path(app.confdir), Path(app.doctreedir))
+    return config
+
+
+def env_config(env: BuildEnvironment) -> VerifiedConfig:
+    """The validated configuration, from a directive or role (set at ``builder-inited``)."""
+    return _BY_ENV[env]
+
+
+def _attach(app: Sphinx) -> None:
+    _BY_ENV.pop(app.env, None)
+    read_config(app)
 
 
 def _validate(app: Sphinx, config: Config) -> None:

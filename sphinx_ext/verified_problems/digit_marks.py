@@ -47,16 +47,16 @@ def add_header_mark(doctree: nodes.document, report: PageReport) -> None:
 
 
 def _mark(report: PageReport) -> vnodes.verified_mark:
-    runs = "; ".join(
-        f"{r.snippet} (sha256 {r.key[:12]})" if r.key else r.snippet for r in report.snippets
-    )
+    named = [f"{r.snippet} (sha256 {r.key[:12]})" if r.key else r.snippet
+             for r in report.snippets]
+    runs = " and ".join(named) if len(named) < 3 else ", ".join(named[:-1]) + " and " + named[-1]
     errors = len(report.errors)
     if errors:
         label = f"✗ {errors} check{'s' if errors != 1 else ''} failed"
-        tip = f"This page's digits do not all match what {runs} printed."
+        tip = f"This page's digits do not all match the output of {runs}."
     else:
         label = "✓ verified"
-        tip = (f"Every number on this page was checked against what {runs} printed, "
+        tip = (f"Every number on this page was checked against the output of {runs}, "
                f"executed at build on {build_date()}.")
     mark = vnodes.verified_mark(label, tip=tip, ok=not errors)
     mark += nodes.Text(label)

@@ -16,7 +16,7 @@ from sphinx.directives.code import LiteralIncludeReader
 from sphinx.util.docutils import SphinxDirective
 
 from . import nodes as vnodes
-from .config import read_config
+from .config import env_config
 from .diagnostics import Finding, Subtype
 from .snippets import SnippetPathError, request_for, resolve_snippet, run_snippet
 
@@ -79,7 +79,7 @@ class CheckNumeric(SphinxDirective):
     }
 
     def run(self) -> list[Node]:
-        config = read_config(self.env.app)
+        config = env_config(self.env)
         written = self.arguments[0]
         node = vnodes.numeric_check(
             snippet=written,
@@ -104,7 +104,7 @@ class CheckNumeric(SphinxDirective):
         for extra in data:
             self.env.note_dependency(str(extra))
         result = run_snippet(
-            self.env.app, request_for(config, path, self.options.get("timeout"), data)
+            self.env, request_for(config, path, self.options.get("timeout"), data)
         )
         for dependency in result.dependencies:
             self.env.note_dependency(str(dependency))

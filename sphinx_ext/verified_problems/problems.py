@@ -25,7 +25,7 @@ from sphinx.util.logging import is_suppressed_warning
 from sphinx.util.nodes import make_refnode
 
 from . import nodes as vnodes
-from .config import read_config
+from .config import env_config
 from .diagnostics import Finding, Subtype
 from .numeric_directive import add_finding
 from .page_check import SKIP_ATTRIBUTE
@@ -110,7 +110,7 @@ class ProblemDirective(SphinxDirective):
     }
 
     def run(self) -> list[Node]:
-        config = read_config(self.env.app)
+        config = env_config(self.env)
         problem_id = self.arguments[0].strip() if self.arguments else ""
         kind = self.options.get("kind", "").strip()
         difficulty = self._whole("difficulty", 1, MAX_DIFFICULTY)

@@ -64,6 +64,21 @@ def _depart_summary_paragraph(self: Any, node: vnodes.summary) -> None:
     self.depart_paragraph(node)
 
 
+def _visit_mark_html(self: Any, node: vnodes.verified_mark) -> None:
+    self.verified_tips = getattr(self, "verified_tips", 0) + 1
+    node["tip_id"] = tip_id = f"verified-tip-{self.verified_tips}"
+    css = "verified-mark" + ("" if node.get("ok") else " verified-mark-failed")
+    self.body.append(self.starttag(node, "span", "", CLASS=css, tabindex="0",
+                                   **{"aria-describedby": tip_id}))
+
+
+def _depart_mark_html(self: Any, node: vnodes.verified_mark) -> None:
+    tip = self.encode(node.get("tip", ""))
+    self.body.append(
+        f'<span class="verified-tip" role="tooltip" id="{node["tip_id"]}">{tip}</span></span>'
+    )
+
+
 _PASS = (_skip, _skip)
 
 
@@ -77,6 +92,7 @@ def setup_render(app: Sphinx) -> None:
     _add(app, vnodes.numeric_check, (_visit_check_html, _depart_div))
     _add(app, vnodes.problem_header, (_visit_header_html, _depart_div))
     _add(app, vnodes.badge, (_visit_badge_html, _depart_badge_html))
+    _add(app, vnodes.verified_mark, (_visit_mark_html, _depart_mark_html))
     _add(app, vnodes.collapsible, (_visit_collapsible_html, _depart_collapsible_html))
     _add(app, vnodes.summary, (_visit_summary_html, _depart_summary_html),
          (_visit_summary_paragraph, _depart_summary_paragraph))

@@ -11,10 +11,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from sphinx.util import logging
 
-from .config import VerifiedConfig, read_config
+from .config import VerifiedConfig, env_config, read_config
 from .runner import Limits, Runner, SnippetRequest, SnippetResult
 
 if TYPE_CHECKING:
@@ -92,18 +93,22 @@ class _State:
     started: float
 
 
-def _state(app: Sphinx) -> _State:
-    state: _State | None = getattr(app, "_verified_snippets", None)
+#: One runner per build environment (and so per process: a forked reader gets its own worker).
+_STATES: WeakKeyDictionary[BuildEnvironment, _State] = WeakKeyDictionary()
+
+
+def _state(env: BuildEnvironment) -> _State:
+    state = _STATES.get(env)
     if state is None:
-        config = read_config(app)
+        config = env_config(env)
         state = _State(Runner(config.cache_dir, jobs=config.jobs), {}, time.monotonic())
-        app._verified_snippets = state  # type: ignore[attr-defined]
+        _STATES[env] = state
     return state
 
 
-def run_snippet(app: Sphinx, request: SnippetRequest) -> SnippetResult:
+def run_snippet(env: BuildEnvironment, request: SnippetRequest) -> SnippetResult:
     """The result for one request: prefetched, cached, or run now."""
-    state = _state(app)
+    state = _state(env)
     result = state.results.get(request)
     if result is None:
         result = state.runner.run(request)
@@ -117,7 +122,7 @@ def prefetch(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     requests: list[SnippetRequest] = []
     for docname in docnames:
         requests.extend(_requests_in(config, env.doc2path(docname)))
-    state = _state(app)
+    state = _state(env)
     todo = list(dict.fromkeys(r for r in requests if r not in state.results))
     if not todo:
         return
@@ -145,15 +150,14 @@ def _requests_in(config: VerifiedConfig, source: Path) -> list[SnippetRequest]:
 
 def close(app: Sphinx, exception: BaseException | None) -> None:
     """Stop the worker at the end of the build."""
-    state: _State | None = getattr(app, "_verified_snippets", None)
+    state = _STATES.pop(app.env, None)
     if state is not None:
         state.runner.close()
-        app._verified_snippets = None  # type: ignore[attr-defined]
 
 
 def stats_line(app: Sphinx) -> str | None:
     """The runner's counters for the summary line, or None if nothing ran in this build."""
-    state: _State | None = getattr(app, "_verified_snippets", None)
+    state = _STATES.get(app.env)
     if state is None:
         return None
     s = state.runner.stats

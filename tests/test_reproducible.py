@@ -1,0 +1,250 @@
+"""Reproducible builds of the real book: same inputs, same bytes; -j and a killed build included.
+
+Every build here is the real ``sphinx-build`` command in a subprocess, on a copy of ``book/``,
+``conf/`` and ``scripts/snippets/``, with ``SOURCE_DATE_EPOCH`` fixed and the hash seed left
+random (as on a CI machine). Every ``.html`` file is compared byte for byte; a difference is
+reported with the file and the first lines that differ.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parent.parent
+EPOCH = "1700000000"
+pytestmark = pytest.mark.slow
+
+
+def copy_book(root: Path) -> Path:
+    """A copy of the book, its configuration and its snippets at ``root``."""
+    root.mkdir(parents=True)
+    shutil.copytree(PROJECT / "book", root / "book")
+    shutil.copytree(PROJECT / "conf", root / "conf")
+    shutil.copytree(PROJECT / "scripts" / "snippets", root / "scripts" / "snippets")
+    return root
+
+
+def command(root: Path, *extra: str) -> list[str]:
+    """``sphinx-build -c conf -d _build/doctrees -b html book _build/html``, as ``make html``."""
+    return [sys.executable, "-m", "sphinx", "-c", str(root / "conf"),
+            "-d", str(root / "_build" / "doctrees"), "-b", "html", *extra,
+            str(root / "book"), str(root / "_build" / "html")]
+
+
+def environment() -> dict[str, str]:
+    """The build's environment: a fixed SOURCE_DATE_EPOCH, unbuffered output."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONHASHSEED"}
+    env["SOURCE_DATE_EPOCH"] = EPOCH
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def build(root: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """One build of the copy at ``root``; it must succeed."""
+    done = subprocess.run(command(root, *extra), capture_output=True, text=True, timeout=600,
+                          env=environment(), check=False)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done
+
+
+def clean_build(root: Path, keep: Path, *extra: str) -> Path:
+    """Build ``root`` from nothing (no doctrees, no snippet cache) and move the HTML to ``keep``."""
+    shutil.rmtree(root / "_build", ignore_errors=True)
+    build(root, *extra)
+    shutil.move(root / "_build" / "html", keep)
+    return keep
+
+
+def html_files(folder: Path) -> dict[str, bytes]:
+    """Every ``.html`` file of a build, by path relative to the output folder."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*.html"))}
+
+
+def differences(first: Path, second: Path) -> list[str]:
+    """What differs between the HTML files of two builds: files, and the first lines that do."""
+    a, b = html_files(first), html_files(second)
+    found = [f"only in the first build: {n}" for n in sorted(a.keys() - b.keys())]
+    found += [f"only in the second build: {n}" for n in sorted(b.keys() - a.keys())]
+    for name in sorted(a.keys() & b.keys()):
+        if a[name] != b[name]:
+            diff = difflib.unified_diff(
+                a[name].decode("utf-8", "replace").splitlines(),
+                b[name].decode("utf-8", "replace").splitlines(), lineterm="", n=0)
+            lines = [line[:200] for line in list(diff)[2:12]]
+            found.append(f"{name} differs:\n  " + "\n  ".join(lines))
+    return found
+
+
+def report(folder: Path) -> dict[str, Any]:
+    """The build's ``verification.json``."""
+    data: dict[str, Any] = json.loads((folder / "verification.json").read_text("utf-8"))
+    return data
+
+
+def verdict(folder: Path, volatile: tuple[str, ...] = ("seconds",)) -> dict[str, Any]:
+    """The report without the fields named in ``volatile`` (per snippet record).
+
+    ``seconds`` is the wall time of a snippet's run and differs from run to run; ``cached``
+    says whether the result came from the snippet cache, which differs after an interrupted
+    build by design. Nothing else is left out.
+    """
+    data = report(folder)
+    for page in data["pages"]:
+        for snippet in page["snippets"]:
+            for key in volatile:
+                snippet.pop(key)
+    return data
+
+
+def checked_pages(folder: Path) -> list[str]:
+    """The HTML files of the pages that hold a check-numeric."""
+    return [f"{page['docname']}.html" for page in report(folder)["pages"] if page["snippets"]]
+
+
+def test_differences_name_the_file_and_the_lines(tmp_path: Path) -> None:
+    first, second = tmp_path / "a", tmp_path / "b"
+    for folder, word in ((first, "one"), (second, "two")):
+        (folder / "sub").mkdir(parents=True)
+        (folder / "sub" / "page.html").write_text(f"<p>\n{word}\n</p>\n", encoding="utf-8")
+        (folder / "same.html").write_text("<p>same</p>", encoding="utf-8")
+    (first / "extra.html").write_text("", encoding="utf-8")
+    assert differences(first, second) == [
+        "only in the first build: extra.html",
+        "sub/page.html differs:\n  @@ -2 +2 @@\n  -one\n  +two",
+    ]
+
+
+# -- two clean builds ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def clean_twice(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Two clean builds of one copy, in the same folder, one after the other."""
+    base = tmp_path_factory.mktemp("clean")
+    root = copy_book(base / "copy")
+    return clean_build(root, base / "first"), clean_build(root, base / "second")
+
+
+def test_two_clean_builds_give_identical_html(clean_twice: tuple[Path, Path]) -> None:
+    first, second = clean_twice
+    assert len(html_files(first)) >= 7
+    assert differences(first, second) == []
+
+
+def test_two_clean_builds_in_other_folders_give_identical_html(
+    tmp_path: Path, clean_twice: tuple[Path, Path]
+) -> None:
+    elsewhere = clean_build(copy_book(tmp_path / "another" / "checkout"), tmp_path / "html")
+    assert differences(clean_twice[0], elsewhere) == []
+
+
+def test_two_clean_builds_give_the_same_verdict(clean_twice: tuple[Path, Path]) -> None:
+    first, second = clean_twice
+    assert report(first)["summary"]["failed"] == 0
+    assert verdict(first) == verdict(second)
+
+
+# -- -j 2 against -j 1 ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def serial_and_parallel(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A clean ``-j 1`` and a clean ``-j 2`` build of one copy, in the same folder."""
+    base = tmp_path_factory.mktemp("parallel")
+    root = copy_book(base / "copy")
+    return (clean_build(root, base / "serial", "-j", "1"),
+            clean_build(root, base / "parallel", "-j", "2"))
+
+
+def test_parallel_build_writes_the_same_html(serial_and_parallel: tuple[Path, Path]) -> None:
+    serial, parallel = serial_and_parallel
+    pages = checked_pages(serial)
+    assert len(pages) >= 2
+    assert all((parallel / page).read_bytes() == (serial / page).read_bytes() for page in pages)
+    assert differences(serial, parallel) == []
+
+
+def test_parallel_build_reaches_the_same_verdict(serial_and_parallel: tuple[Path, Path]) -> None:
+    serial, parallel = serial_and_parallel
+    assert checked_pages(parallel) == checked_pages(serial)
+    assert verdict(parallel) == verdict(serial)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "verification.json is not byte-identical between two builds: each snippet record holds "
+    "'seconds', the wall time of the snippet's run (records.SnippetRecord.seconds, taken from "
+    "the check-numeric node in page_check._snippet_record), which differs on every run; "
+    "everything else in the report is equal (test_parallel_build_reaches_the_same_verdict)"))
+def test_parallel_build_writes_a_byte_identical_report(
+    serial_and_parallel: tuple[Path, Path],
+) -> None:
+    serial, parallel = serial_and_parallel
+    name = "verification.json"
+    assert (parallel / name).read_bytes() == (serial / name).read_bytes()
+
+
+# -- a build killed half-way ------------------------------------------------------------------
+
+
+def kill_after(root: Path, trigger: str | float) -> str:
+    """Start a build, SIGKILL it when ``trigger`` appears in its output (or after so many s).
+
+    Returns the output seen before the kill. The build's own children (the snippet worker)
+    are killed with it, as a CI runner's timeout would.
+    """
+    process = subprocess.Popen(command(root), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               env=environment(), text=True, start_new_session=True)
+    assert process.stdout is not None
+    seen: list[str] = []
+    deadline = time.monotonic() + 120
+    try:
+        if isinstance(trigger, float):
+            time.sleep(trigger)
+        else:
+            for line in process.stdout:
+                seen.append(line)
+                if trigger in line or time.monotonic() > deadline:
+                    break
+    finally:
+        with contextlib.suppress(ProcessLookupError):  # the build and its snippet worker
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=60)
+        process.stdout.close()
+    assert process.returncode == -signal.SIGKILL, f"the build ended before the kill: {seen}"
+    return "".join(seen)
+
+
+@pytest.mark.parametrize("trigger", [
+    "updating environment",  # the snippets are about to run (before any page is read)
+    "reading sources... [ 57%]",  # some pages read and checked, none pickled
+    "pickling environment",  # every page read and pickled, nothing written yet
+    "writing output... [ 43%]",  # part of the HTML written
+    "dumping search index",  # all HTML written, the reports and the verdict not yet
+    1.0,  # whenever that is
+])
+def test_a_killed_build_then_a_build_equals_one_clean_build(
+    tmp_path: Path, trigger: str | float
+) -> None:
+    root = copy_book(tmp_path / "copy")
+    clean = clean_build(root, tmp_path / "clean")
+    shutil.rmtree(root / "_build")
+    kill_after(root, trigger)
+    done = build(root)
+    assert "build succeeded" in done.stdout + done.stderr
+    resumed = root / "_build" / "html"
+    assert differences(clean, resumed) == []
+    # A resumed build may take snippet results from the cache the killed one filled.
+    assert verdict(resumed, ("seconds", "cached")) == verdict(clean, ("seconds", "cached"))
