@@ -142,15 +142,26 @@ SHIFTED = (
 )
 
 
-def test_shifted_row_and_exponentials_are_free_digits() -> None:
+def test_shifted_row_is_an_unnamed_value_and_exponentials_are_free_digits() -> None:
     result = extract(SHIFTED)
-    assert result.named == []
-    assert [n.text for n in result.free] == ["-0.7071", "-0.7071", "0.4931"]
-    first, second, third = result.free
-    assert first.start == SHIFTED.index("-0.7071")
+    [row] = result.named
+    assert row.names == ()
+    assert row.shape == (3,)
+    assert [c.text for c in row.cells] == ["0", "-0.7071", "0"]
+    assert row.cells[1].start == SHIFTED.index("-0.7071")
+    assert [n.text for n in result.free] == ["-0.7071", "0.4931"]
+    second, third = result.free
     assert second.start == SHIFTED.index("{-0.7071}") + 1
     assert third.start == SHIFTED.index("0.4931")
-    assert free(SHIFTED, result) == ["-0.7071", "-0.7071", "0.4931"]
+    assert free(SHIFTED, result) == ["-0.7071", "0.4931"]
+
+
+def test_an_unnamed_tuple_of_decimals_is_a_value_to_match_whole() -> None:
+    latex = "(-0.7071, -0.7071, 0)"
+    [value] = extract(latex).named
+    assert (value.names, value.shape) == ((), (3,))
+    assert [c.text for c in value.cells] == ["-0.7071", "-0.7071", "0"]
+    assert extract("(1, 0)").named == []  # integers only: an index pair, not a value
 
 
 def test_square_root_of_the_key_width() -> None:
@@ -187,7 +198,6 @@ def test_row_of_scaled_scores_is_a_named_tuple(latex: str, texts: list[str]) -> 
 @pytest.mark.parametrize(
     ("latex", "texts"),
     [
-        ("(-0.7071, -0.7071, 0)", ["-0.7071", "-0.7071"]),
         ("0.4931, 0.4931, 1", ["0.4931", "0.4931"]),
         ("1.9862", ["1.9862"]),
         ("0.4011(0) + 0.1978(1) + 0.4011(1) = 0.5989", ["0.4011", "0.1978", "0.4011", "0.5989"]),
@@ -865,7 +875,8 @@ def test_a_stray_closing_brace_is_a_problem() -> None:
 def test_malformed_input_is_reported_once(latex: str, message: str) -> None:
     result = extract(latex)
     assert [p.message for p in result.problems] == [message]
-    assert [n.text for n in result.free] == ["0.5"]
+    unnamed = [c.text for v in result.named for c in v.cells if c.decimal]
+    assert [n.text for n in result.free] + unnamed == ["0.5"]
 
 
 def test_unknown_environment_where_a_value_was_expected() -> None:

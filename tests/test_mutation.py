@@ -9,12 +9,14 @@ in ``:::{unchecked}``) shows that the machinery does report survivors, so these 
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from conftest import ROOTS, sphinx_build
 
 PROJECT = Path(__file__).resolve().parent.parent
 SAMPLE = 100  # of about 220 mutants; about 0.15 s each on two cores
@@ -150,6 +152,24 @@ def test_a_blind_page_lets_mutants_survive_and_they_are_reported(tmp_path: Path)
     assert f"mutants: {len(in_answer)}, killed: 0 (0.0%)" in summary
 
 
+@pytest.mark.slow
+def test_in_process_builds_exit_as_sphinx_build_does(tmp_path: Path) -> None:
+    workspace = mutation.Workspace.create(tmp_path / "copy")
+    _build, report = mutation.baseline(workspace)
+    mutants, _misplaced = mutation.make_mutants(mutation.read_checked(report)[0])
+    named = next(m for m in mutants if m.kind == "digit" and m.label == "a_1[2]")
+    free = next(m for m in mutants if m.kind == "sign" and m.lines == (76,))
+    for mutant, killed in ((named, True), (free, False)):
+        workspace.in_subprocess = False
+        here = workspace.run(mutant)
+        status_here = workspace.builds[-1].status
+        workspace.in_subprocess = True
+        there = workspace.run(mutant)
+        assert workspace.builds[-1].status == status_here == (1 if killed else 0)
+        assert here.killed is there.killed is killed
+        assert here.reason == there.reason
+
+
 def test_a_failure_on_another_line_does_not_kill() -> None:
     page = Path("/book/page.md")
     mutant = mutation.Mutant("digit", page, (mutation.Edit(12, 4, "0.4011", "0.4012"),), "A[1,1]")
@@ -207,3 +227,44 @@ def test_matrices_are_grouped_by_name_and_block() -> None:
     swaps = list(mutation.swap_mutants(groups[1], tokens))
     # (1,1)-(1,2), (1,1)-(2,1), (1,2)-(2,2); (2,1)-(2,2) hold equal values and are skipped.
     assert [m.label for m in swaps] == ["O[1,1]<->O[2,1]", "O[1,1]<->O[1,2]", "O[1,2]<->O[2,2]"]
+
+
+# -- no false alarms: other styles of writing problems pass unchanged ------------------------
+
+#: Per page of tests/roots/test-styles: how many numbers are checked by name and as free digits.
+STYLES = {
+    "numpy-default": (19, 1),  # numpy's str, aligned columns, negatives, a wrapped vector
+    "repr-arrays": (7, 1),  # array([...]) over two lines
+    "fstrings": (2, 1),  # print(f"m = {m:.6f}"), a number inside a sentence
+    "rounded-lists": (6, 1),  # [0.09, 0.2447, 0.6652] against 0.0900
+    "float64": (4, 0),  # np.float64(1.4142135623730951), a list of them
+    "vectors": (17, 0),  # pmatrix columns, a (3, 1) column, a row, P_{22}, x = 1/3 = 0.3333
+    "scientific": (5, 2),  # 2.2204 \times 10^{-16} against 2.220446049250313e-16
+    "printoptions": (7, 2),  # precision=4, "A =\n", sign="+", aligned, the {math} role
+}
+
+
+def test_other_styles_pass_unchanged_and_every_number_is_checked(
+    copy_root: Callable[[str], Path],
+) -> None:
+    root = copy_root("styles")
+    done = sphinx_build(root, "-W", builder="verify")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    data = json.loads((root / "_build" / "verify" / "verification.json").read_text("utf-8"))
+    numbers = [n for page in data["pages"] for n in page["numbers"]]
+    assert [n for n in numbers if n["status"] != "match"] == []
+    assert data["summary"] == {"pages": len(STYLES), "numbers": len(numbers), "failed": 0,
+                               "errors": 0}
+    counts = {page["docname"]: (sum(n["kind"] == "named" for n in page["numbers"]),
+                                sum(n["kind"] == "free" for n in page["numbers"]))
+              for page in data["pages"]}
+    assert counts == STYLES
+
+
+@pytest.mark.slow
+def test_other_styles_are_checked_for_real(tmp_path: Path) -> None:
+    """Every mutant of the styles root fails its build: the matches above are not vacuous."""
+    workspace = mutation.Workspace.from_folder(ROOTS / "test-styles", tmp_path / "styles")
+    result = mutation.mutate_copy(workspace)
+    assert result.ok, result.summary()
+    assert {o.mutant.kind for o in result.outcomes} == set(mutation.KINDS)

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 PROJECT = Path(__file__).resolve().parent.parent
-EPOCH = "1700000000"
+EPOCH = "1767225600"  # 2026-01-01: Sphinx puts its year into the copyright line
 pytestmark = pytest.mark.slow
 
 
@@ -51,18 +51,18 @@ def environment() -> dict[str, str]:
     return env
 
 
-def build(root: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    """One build of the copy at ``root``; it must succeed."""
+def build(root: Path, *extra: str, status: int = 0) -> subprocess.CompletedProcess[str]:
+    """One build of the copy at ``root``; it must exit with ``status``."""
     done = subprocess.run(command(root, *extra), capture_output=True, text=True, timeout=600,
                           env=environment(), check=False)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert done.returncode == status, done.stdout[-3000:] + done.stderr[-3000:]
     return done
 
 
-def clean_build(root: Path, keep: Path, *extra: str) -> Path:
+def clean_build(root: Path, keep: Path, *extra: str, status: int = 0) -> Path:
     """Build ``root`` from nothing (no doctrees, no snippet cache) and move the HTML to ``keep``."""
     shutil.rmtree(root / "_build", ignore_errors=True)
-    build(root, *extra)
+    build(root, *extra, status=status)
     shutil.move(root / "_build" / "html", keep)
     return keep
 
@@ -155,6 +155,8 @@ def test_two_clean_builds_give_the_same_verdict(clean_twice: tuple[Path, Path]) 
     first, second = clean_twice
     assert report(first)["summary"]["failed"] == 0
     assert verdict(first) == verdict(second)
+    junit = "verification.xml"
+    assert (first / junit).read_bytes() == (second / junit).read_bytes()
 
 
 # -- -j 2 against -j 1 ------------------------------------------------------------------------
@@ -181,6 +183,8 @@ def test_parallel_build_reaches_the_same_verdict(serial_and_parallel: tuple[Path
     serial, parallel = serial_and_parallel
     assert checked_pages(parallel) == checked_pages(serial)
     assert verdict(parallel) == verdict(serial)
+    junit = "verification.xml"  # holds no times: byte for byte
+    assert (parallel / junit).read_bytes() == (serial / junit).read_bytes()
 
 
 @pytest.mark.xfail(strict=True, reason=(
@@ -227,24 +231,43 @@ def kill_after(root: Path, trigger: str | float) -> str:
     return "".join(seen)
 
 
-@pytest.mark.parametrize("trigger", [
-    "updating environment",  # the snippets are about to run (before any page is read)
-    "reading sources... [ 57%]",  # some pages read and checked, none pickled
-    "pickling environment",  # every page read and pickled, nothing written yet
-    "writing output... [ 43%]",  # part of the HTML written
-    "dumping search index",  # all HTML written, the reports and the verdict not yet
-    1.0,  # whenever that is
-])
+#: A wrong digit for the failing book: A[1,1] of the Answer of II.3.B01.
+WRONG = ("problems/ii-3-b01-attention-by-hand.md", "0.4011 & 0.1978 & 0.4011 \\\\\n0.1978",
+         "0.4012 & 0.1978 & 0.4011 \\\\\n0.1978")
+KILLS = [
+    ("updating environment", 0),  # the snippets are about to run (before any page is read)
+    ("reading sources... [ 57%]", 0),  # some pages read and checked, none pickled
+    ("pickling environment", 0),  # every page read and pickled, nothing written yet
+    ("writing output... [ 43%]", 0),  # part of the HTML written
+    ("dumping search index", 0),  # all HTML written, the reports and the verdict not yet
+    (1.0, 0),  # whenever that is
+    # The same with a wrong digit: the resumed build must fail as the clean one does.
+    ("reading sources... [ 57%]", 1),
+    ("pickling environment", 1),
+    ("dumping search index", 1),
+]
+
+
+@pytest.mark.parametrize(("trigger", "status"), KILLS)
 def test_a_killed_build_then_a_build_equals_one_clean_build(
-    tmp_path: Path, trigger: str | float
+    tmp_path: Path, trigger: str | float, status: int
 ) -> None:
     root = copy_book(tmp_path / "copy")
-    clean = clean_build(root, tmp_path / "clean")
+    if status:
+        page = root / "book" / WRONG[0]
+        text = page.read_text(encoding="utf-8")
+        assert text.count(WRONG[1]) == 1
+        page.write_text(text.replace(WRONG[1], WRONG[2]), encoding="utf-8")
+    clean = clean_build(root, tmp_path / "clean", status=status)
     shutil.rmtree(root / "_build")
     kill_after(root, trigger)
-    done = build(root)
-    assert "build succeeded" in done.stdout + done.stderr
+    done = build(root, status=status)
     resumed = root / "_build" / "html"
     assert differences(clean, resumed) == []
     # A resumed build may take snippet results from the cache the killed one filled.
     assert verdict(resumed, ("seconds", "cached")) == verdict(clean, ("seconds", "cached"))
+    if status:
+        assert f"{WRONG[0]}:110: ERROR: A[1,1]: prose 0.4012, printed 0.4011" in done.stderr
+        assert report(resumed)["summary"]["errors"] == 1
+    else:
+        assert "build succeeded" in done.stdout + done.stderr

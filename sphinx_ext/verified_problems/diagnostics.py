@@ -23,6 +23,8 @@ class Subtype(str, Enum):
 
     #: A prose digit differs from the digit the snippet printed.
     DIVERGENCE = "divergence"
+    #: An equation of written numbers does not hold (``0.4011 + 0.1978 = 0.5990``).
+    ARITHMETIC = "arithmetic"
     #: The printed number is an exact tie at the comparison precision: print more digits.
     AMBIGUOUS = "ambiguous"
     #: A named value in the prose has another shape than the printed quantity.

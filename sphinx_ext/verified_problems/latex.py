@@ -879,6 +879,17 @@ def _chain(equation: Sequence[_Item]) -> list[list[_Item]]:
     return terms
 
 
+def _relations(equation: Sequence[_Item]) -> list[str]:
+    """The relations between the terms of :func:`_chain`, in order."""
+    relations: list[str] = []
+    for item in equation:
+        if _is(item, _CHAIN_ENDS):
+            break
+        if isinstance(item, _Tok) and item.text in _CHAIN_RELATIONS:
+            relations.append(item.text)
+    return relations
+
+
 def _strip(items: Sequence[_Item]) -> Sequence[_Item]:
     """``items`` without the punctuation and spacing around it."""
     start, end = 0, len(items)
@@ -1150,26 +1161,42 @@ class _Findings:
     """What the chains of a block name, and which numbers they claimed or exempted."""
 
     problems: list[SourceProblem]
+    source: str = ""
+    arithmetic: list[SourceProblem] = field(default_factory=list)
     named: list[NamedValue] = field(default_factory=list)
     cells: set[tuple[int, int]] = field(default_factory=set)
     dropped: set[tuple[int, int]] = field(default_factory=set)
 
     def block(self, items: Sequence[_Item]) -> None:
         """Read a block of equations, then the blocks nested in it (``aligned``, ``cases``)."""
+        from .arithmetic import check_chain
+
         for equation in _equations(items):
-            self.chain(_chain(equation))
+            terms = _chain(equation)
+            named = self.chain(terms)
+            for mismatch in check_chain(terms, _relations(equation), self.source, named):
+                self.arithmetic.append(SourceProblem(mismatch.where, mismatch.message))
         for nested in _nested_blocks(items):
             self.block(nested)
 
-    def chain(self, terms: list[list[_Item]]) -> None:
-        """One named value per literal of a chain that has a name."""
+    def chain(self, terms: list[list[_Item]]) -> bool:
+        """One named value per literal of a chain that has a name; whether it has one.
+
+        A chain without a name still yields its literal tuples and matrices that hold a
+        decimal, as values with no name: they must match a printed array as a whole.
+        """
         kinds = [_classify(term) for term in terms]
         names = tuple(dict.fromkeys(kind for kind in kinds if isinstance(kind, str)))
-        if not names:
-            return
         literals = [kind for kind in kinds if isinstance(kind, _Literal)]
-        if not literals:
+        if not names:
+            literals = [lit for lit in literals if len(lit.cells) > 1
+                        and any(cell.decimal for cell in lit.cells)]
+        if names and not literals:
             self._unknown_environments(terms, names)
+        self._values(names, literals)
+        return bool(names)
+
+    def _values(self, names: tuple[str, ...], literals: list[_Literal]) -> None:
         for literal in literals:
             spans = {(cell.start, cell.end) for cell in literal.cells}
             if any(cell.exempt for cell in literal.cells):
@@ -1191,7 +1218,8 @@ class _Findings:
 
     def extract(self, items: Sequence[_Item]) -> ProseExtract:
         """The block's extract: named values, then every other number as free or exempt."""
-        result = ProseExtract(named=sorted(self.named, key=lambda value: value.start))
+        result = ProseExtract(named=sorted(self.named, key=lambda value: value.start),
+                              arithmetic=sorted(self.arithmetic, key=lambda p: p.where))
         seen: set[tuple[int, int]] = set()
         for item in _walk(items):
             if isinstance(item, _Env) and item.name in _MATRIX_ENVIRONMENTS:
@@ -1264,6 +1292,6 @@ def extract_math(latex: str, macros: Mapping[str, MacroDef] = _NO_MACROS) -> Pro
     items = _Reader().read(_parse(latex, problems))
     items = _Expander(macros, problems).expand(items)
     items = _Folder(latex).fold(_match_brackets(items, problems))
-    findings = _Findings(problems)
+    findings = _Findings(problems, latex)
     findings.block(items)
     return findings.extract(items)

@@ -32,7 +32,8 @@ class NamedValue:
     """A literal that the prose gives a name: ``\\mat{A} = \\begin{bmatrix}...``.
 
     ``names`` are normalised (``A``, ``a_1``, ``O_11``, ``d_k``, ``alpha``): every name of a
-    chain of equalities. ``cells`` are row-major, ``shape`` is ``()`` for a scalar, ``(n,)`` for
+    chain of equalities. A tuple or matrix of decimals that no name is given has no names: it
+    must match a printed array as a whole. ``cells`` are row-major, ``shape`` is ``()`` for a scalar, ``(n,)`` for
     a tuple and ``(rows, columns)`` for a matrix.
     """
 
@@ -58,6 +59,8 @@ class ProseExtract:
     free: list[ProseNumber] = field(default_factory=list)
     exempt: list[ProseNumber] = field(default_factory=list)
     problems: list[SourceProblem] = field(default_factory=list)
+    #: Equations of written numbers that do not hold (:mod:`.arithmetic`).
+    arithmetic: list[SourceProblem] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

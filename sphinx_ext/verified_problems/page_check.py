@@ -222,7 +222,7 @@ class _Walker:
 def _offsets(extract: ProseExtract) -> list[int]:
     offsets = [n.start for n in extract.free + extract.exempt]
     offsets += [cell.start for value in extract.named for cell in value.cells]
-    offsets += [p.where for p in extract.problems]
+    offsets += [p.where for p in extract.problems + extract.arithmetic]
     return sorted(set(offsets))
 
 
@@ -254,6 +254,13 @@ def _report_latex(docname: str, region: _Region, report: PageReport) -> None:
         position = region.placed.get(problem.where)
         line = position[0] + 1 if position else _node_line(region.node)
         _add(report, docname, line, Subtype.LATEX, problem.message)
+    if region.exempt:
+        return
+    suffix = f" ({region.context})" if region.context else ""
+    for problem in region.extract.arithmetic:
+        position = region.placed.get(problem.where)
+        line = position[0] + 1 if position else _node_line(region.node)
+        _add(report, docname, line, Subtype.ARITHMETIC, problem.message + suffix)
 
 
 def _report_unowned(docname: str, region: _Region, report: PageReport) -> None:

@@ -352,7 +352,7 @@ def _pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     Sphinx warns about it again.
     """
     domain = _domain(env)
-    table = {key: tuple(p) for key, p in domain.problems.items()}
+    table = {key: tuple(p._replace(line=0)) for key, p in domain.problems.items()}
     published: dict[str, tuple[Any, ...]] = domain.data["published"]
     changed = {k for k in table.keys() | published.keys() if table.get(k) != published.get(k)}
     domain.data["published"] = table

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from math import prod
 
@@ -83,6 +83,8 @@ def verify(
     for placed_value in named:
         checked = _check_named(placed_value, transcript, policy)
         if checked is None:
+            checked = _check_whole(placed_value, transcript, policy)
+        if checked is None:
             leftover.extend(cell for cell in placed_value.cells if cell.number.decimal)
         else:
             verdicts.extend(checked)
@@ -129,6 +131,56 @@ def _check_named(
     for _name, (entry, index) in resolved:
         verdicts.extend(_check_against(placed_value, entry, index, policy))
     return verdicts
+
+
+def _check_whole(
+    placed_value: PlacedValue, transcript: Transcript, policy: Policy
+) -> list[Verdict] | None:
+    """A tuple or matrix the snippet did not print under its name: it must be a printed array.
+
+    Checked as a whole against every printed array, row or column of that size; the entries
+    are taken from the first that matches entirely, or compared with the closest one. Entry
+    by entry as free digits, a sign dropped from ``(0, -0.7071, 0)`` would still find its
+    ``0.7071`` printed somewhere.
+    """
+    value = placed_value.value
+    if not value.shape or not any(cell.number.decimal for cell in placed_value.cells):
+        return None
+    candidates = list(_candidates(transcript, len(placed_value.cells), len(value.shape)))
+    if not candidates:
+        return None
+    scored = []
+    for rank, (entry, indices, printed) in enumerate(candidates):
+        verdicts = [_compare_cell(entry, index, text, cell, policy)
+                    for index, text, cell in zip(indices, printed, placed_value.cells, strict=True)]
+        misses = sum(v.outcome is not Outcome.MATCH for v in verdicts)
+        if misses == 0:
+            return verdicts
+        scored.append((misses, rank, verdicts))
+    *_, closest = min(scored, key=lambda scored_one: scored_one[:2])
+    note = " (this tuple or matrix is no printed array; compared with the closest one)"
+    return [v if not v.failed else replace(v, message=v.message + note) for v in closest]
+
+
+def _candidates(
+    transcript: Transcript, size: int, ndim: int
+) -> Iterable[tuple[Entry, list[tuple[int, ...]], tuple[str, ...]]]:
+    """Printed arrays of ``size`` entries: whole arrays first, then rows and columns."""
+    entries = list(transcript.entries.values())
+    for entry in entries:
+        if len(entry.values) == size and entry.shape:
+            yield entry, list(_indices(entry.shape)), entry.values
+    for entry in entries:
+        if ndim == 1 and len(entry.shape) == 2:
+            rows, columns = entry.shape
+            if columns == size:
+                for r in range(rows):
+                    yield (entry, [(r + 1, c + 1) for c in range(columns)],
+                           entry.values[r * columns:(r + 1) * columns])
+            if rows == size and columns > 1:
+                for c in range(columns):
+                    yield (entry, [(r + 1, c + 1) for r in range(rows)],
+                           tuple(entry.values[r * columns + c] for r in range(rows)))
 
 
 def _check_against(

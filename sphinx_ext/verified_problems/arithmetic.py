@@ -1,0 +1,364 @@
+"""Does the prose's own arithmetic hold? ``0.4011 + 0.1978 + 0.4011 = 1.0000``, ``e^{-0.7071} = 0.4931``.
+
+A free digit only has to be among the printed numbers, so a wrong digit that happens to be
+printed elsewhere (``1.0001`` for ``1.0000``, ``0.7071`` for ``-0.7071``) would pass. An
+equation whose sides are both plain arithmetic on written numbers can be checked on its own:
+
+- in an equation that names nothing, with ``=``, the left side computed exactly from the
+  digits as written, rounded half-even to the right side's decimals, must give the right
+  side's digits (``0.4011 + 0.1978 + 0.4011 = 1.0001`` fails);
+- with ``\\approx``, or where the chain names a quantity (``O_{31} = 0.2483(1) + 0.2483(0) +
+  0.5035(1) = 0.7517``, whose value is checked against the snippet anyway), the sides must
+  only be consistent within rounding: some values that round to the written digits make the
+  equation true (interval arithmetic).
+
+Only sums, differences, products, quotients, ``\\frac``, ``\\sqrt``, ``e^{x}``, ``\\exp``,
+``\\log``/``\\ln``, integer powers and parentheses of written numbers are evaluated; anything
+with a name or another macro is left alone. Pure: it reads :mod:`.latex`'s token tree (which imports this module lazily).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, Context, Decimal, InvalidOperation
+from typing import Any
+
+from .latex import _Delim, _Group, _Num, _Tok
+
+_CONTEXT = Context(prec=60, Emax=10**6, Emin=-(10**6))
+_SKIP = frozenset(["\\,", "\\;", "\\:", "\\!", "\\ ", "~", "\\left", "\\right", "\\bigl",
+                   "\\bigr", "\\Bigl", "\\Bigr", "\\displaystyle", "\\textstyle"])
+_TIMES = frozenset(["\\times", "\\cdot", "*", "×", "·"])
+_FRACTIONS = frozenset(["\\frac", "\\tfrac", "\\dfrac", "\\cfrac"])
+_LOGS = frozenset(["\\log", "\\ln"])
+_EXACT_RELATIONS = frozenset(["="])
+_ROUGH_RELATIONS = frozenset(["\\approx", "≈"])
+_LARGEST_EXPONENT = Decimal(10_000)
+
+
+class NotArithmetic(Exception):
+    """The term is not plain arithmetic on written numbers."""
+
+
+@dataclass(frozen=True)
+class Value:
+    """A computed value: exact from the written digits, and the interval rounding allows."""
+
+    exact: Decimal
+    low: Decimal
+    high: Decimal
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """An equation that does not hold: where it is and what to say."""
+
+    where: int
+    message: str
+
+
+def check_chain(terms: Sequence[Sequence[Any]], relations: Sequence[str],
+                source: str, named: bool) -> list[Mismatch]:
+    """Check each pair of neighbouring terms of a chain that are both arithmetic."""
+    values = [_evaluate_term(term) for term in terms]
+    mismatches: list[Mismatch] = []
+    for k, relation in enumerate(relations):
+        if k + 1 >= len(terms) or relation not in _EXACT_RELATIONS | _ROUGH_RELATIONS:
+            continue
+        left, right = values[k], values[k + 1]
+        if left is None or right is None or len(left) != len(right):
+            continue
+        literal = _literal_side(terms[k], terms[k + 1])
+        if literal is None:
+            continue
+        side, numbers = literal
+        other = left if side == 1 else right
+        written = _text(terms[1 - side + k], source)
+        for value, number in zip(other, numbers, strict=True):
+            problem = _compare(value, number, named or relation in _ROUGH_RELATIONS, written)
+            if problem is not None:
+                mismatches.append(Mismatch(number.start, problem))
+    return mismatches
+
+
+def _literal_side(first: Sequence[Any], second: Sequence[Any]) -> tuple[int, list[Any]] | None:
+    """Which side is written as plain numbers (the right one if both are), and its numbers."""
+    for side, term in ((1, second), (0, first)):
+        numbers = _numbers_only(term)
+        if numbers is not None:
+            return side, numbers
+    return None
+
+
+def _numbers_only(term: Sequence[Any]) -> list[Any] | None:
+    items = _items(term)
+    if len(items) == 1 and _is_number(items[0]):
+        return [items[0]]
+    if len(items) == 1 and _is_delim(items[0]):
+        parts = _split_commas(items[0].items)
+        if all(len(p) == 1 and _is_number(p[0]) for p in parts):
+            return [p[0] for p in parts]
+    return None
+
+
+def _compare(value: Value, number: Any, rough: bool, written: str) -> str | None:
+    places = _places(number.text)
+    claimed = Decimal(number.text)
+    quantum = Decimal(1).scaleb(-places)
+    rounded = value.exact.quantize(quantum, rounding=ROUND_HALF_EVEN, context=_CONTEXT)
+    if rounded == claimed or _is_tie(value.exact, claimed, quantum):
+        return None
+    half = quantum / 2
+    consistent = value.low <= claimed + half and claimed - half <= value.high
+    if rough and consistent:
+        return None
+    shown = f"{rounded:f}"
+    if consistent:
+        return (f"the arithmetic does not hold: {written} is {shown} from the digits as written, "
+                f"not {number.text}; if the difference is rounding, write \\approx")
+    return f"the arithmetic does not hold: {written} is {shown}, not {number.text}"
+
+
+def _is_tie(exact: Decimal, claimed: Decimal, quantum: Decimal) -> bool:
+    return abs(exact - claimed) == quantum / 2
+
+
+def _places(text: str) -> int:
+    return len(text.split(".", 1)[1]) if "." in text else 0
+
+
+def _text(term: Sequence[Any], source: str) -> str:
+    spans = [(item.start, item.end) for item in _items(term) if hasattr(item, "start")]
+    if not spans:
+        return "the left side"
+    return " ".join(source[spans[0][0] : spans[-1][1]].split())
+
+
+# -- evaluation -------------------------------------------------------------------------------
+
+
+def _evaluate_term(term: Sequence[Any]) -> list[Value] | None:
+    """A term's value(s): one for a scalar expression, one per entry for a tuple."""
+    items = _items(term)
+    try:
+        if len(items) == 1 and _is_delim(items[0]) and items[0].opener == "(":
+            parts = _split_commas(items[0].items)
+            if len(parts) > 1:
+                return [_Parser(part).whole() for part in parts]
+        return [_Parser(items).whole()]
+    except (NotArithmetic, InvalidOperation, ArithmeticError):
+        return None
+
+
+class _Parser:
+    """Recursive descent over tokens: sums of products of (signed) powers of atoms."""
+
+    def __init__(self, items: Sequence[Any]) -> None:
+        self.items = [i for i in items if not _is_tok(i, _SKIP)]
+        self.at = 0
+
+    def whole(self) -> Value:
+        if not self.items:
+            raise NotArithmetic
+        value = self.sum()
+        if self.at != len(self.items):
+            raise NotArithmetic
+        return value
+
+    def peek(self) -> Any:
+        return self.items[self.at] if self.at < len(self.items) else None
+
+    def take(self) -> Any:
+        item = self.peek()
+        if item is None:
+            raise NotArithmetic
+        self.at += 1
+        return item
+
+    def sum(self) -> Value:
+        value = self.product()
+        while _is_tok(self.peek(), frozenset(["+", "-", "−"])):
+            operator = self.take().text
+            right = self.product()
+            value = _add(value, right) if operator == "+" else _add(value, _neg(right))
+        return value
+
+    def product(self) -> Value:
+        value = self.signed()
+        while True:
+            item = self.peek()
+            if _is_tok(item, _TIMES):
+                self.take()
+                value = _mul(value, self.signed())
+            elif _is_tok(item, frozenset(["/"])):
+                self.take()
+                value = _div(value, self.signed())
+            elif item is not None and _starts_atom(item):
+                value = _mul(value, self.power())  # 0.4011(1), 2\sqrt{2}
+            else:
+                return value
+
+    def signed(self) -> Value:
+        if _is_tok(self.peek(), frozenset(["-", "−"])):
+            self.take()
+            return _neg(self.signed())
+        if _is_tok(self.peek(), frozenset(["+"])):
+            self.take()
+        return self.power()
+
+    def power(self) -> Value:
+        item = self.peek()
+        if _is_tok(item, frozenset(["e"])) and _is_tok(self._after(), frozenset(["^"])):
+            self.take()
+            self.take()
+            return _monotone(_exp, _Parser(_argument(self.take())).whole())
+        base = self.atom()
+        if _is_tok(self.peek(), frozenset(["^"])):
+            self.take()
+            return _integer_power(base, _Parser(_argument(self.take())).whole())
+        return base
+
+    def _after(self) -> Any:
+        return self.items[self.at + 1] if self.at + 1 < len(self.items) else None
+
+    def atom(self) -> Value:
+        item = self.take()
+        if _is_number(item):
+            return _number(item.text)
+        if _is_group(item):
+            return _Parser(item.items).whole()
+        if _is_delim(item) and item.opener in ("(", "["):
+            return _Parser(item.items).whole()
+        if _is_tok(item, _FRACTIONS):
+            numerator, denominator = self._two_arguments()
+            return _div(numerator, denominator)
+        if _is_tok(item, frozenset(["\\sqrt"])):
+            return _monotone(_sqrt, self._argument_value())
+        if _is_tok(item, frozenset(["\\exp"])):
+            return _monotone(_exp, self._argument_value())
+        if _is_tok(item, _LOGS):
+            return _monotone(_log, self._argument_value())
+        raise NotArithmetic
+
+    def _argument_value(self) -> Value:
+        item = self.take()
+        if _is_number(item) or _is_group(item) or _is_delim(item):
+            return _Parser(_argument(item)).whole()
+        raise NotArithmetic
+
+    def _two_arguments(self) -> tuple[Value, Value]:
+        first = self.take()
+        if _is_number(first) and len(first.text) == 2 and first.text.isdigit():
+            return _number(first.text[0]), _number(first.text[1])  # \tfrac13
+        second = self.take()
+        return _Parser(_argument(first)).whole(), _Parser(_argument(second)).whole()
+
+
+def _number(text: str) -> Value:
+    if not any(c.isdigit() for c in text) or "e" in text.lower():
+        raise NotArithmetic  # inf, scientific: leave alone
+    exact = Decimal(text)
+    half = Decimal(1).scaleb(-_places(text)) / 2 if "." in text else Decimal(0)
+    return Value(exact, exact - half, exact + half)
+
+
+def _add(a: Value, b: Value) -> Value:
+    return Value(a.exact + b.exact, a.low + b.low, a.high + b.high)
+
+
+def _neg(a: Value) -> Value:
+    return Value(-a.exact, -a.high, -a.low)
+
+
+def _mul(a: Value, b: Value) -> Value:
+    corners = [x * y for x in (a.low, a.high) for y in (b.low, b.high)]
+    return Value(_CONTEXT.multiply(a.exact, b.exact), min(corners), max(corners))
+
+
+def _div(a: Value, b: Value) -> Value:
+    if b.low <= 0 <= b.high:
+        raise NotArithmetic
+    corners = [_CONTEXT.divide(x, y) for x in (a.low, a.high) for y in (b.low, b.high)]
+    return Value(_CONTEXT.divide(a.exact, b.exact), min(corners), max(corners))
+
+
+def _integer_power(base: Value, exponent: Value) -> Value:
+    n = exponent.exact
+    if exponent.low != exponent.high or n != n.to_integral_value() or not 0 <= n <= 12:
+        raise NotArithmetic
+    value = Value(Decimal(1), Decimal(1), Decimal(1))
+    for _ in range(int(n)):
+        value = _mul(value, base)
+    return value
+
+
+def _exp(x: Decimal) -> Decimal:
+    if abs(x) > _LARGEST_EXPONENT:
+        raise NotArithmetic
+    return x.exp(_CONTEXT)
+
+
+def _sqrt(x: Decimal) -> Decimal:
+    if x < 0:
+        raise NotArithmetic
+    return x.sqrt(_CONTEXT)
+
+
+def _log(x: Decimal) -> Decimal:
+    if x <= 0:
+        raise NotArithmetic
+    return x.ln(_CONTEXT)
+
+
+def _monotone(function: Callable[[Decimal], Decimal], a: Value) -> Value:
+    """An increasing function applied to a value and to its interval's ends."""
+    return Value(function(a.exact), function(a.low), function(a.high))
+
+
+# -- token helpers -------------------------------------------------------------------------------
+
+
+def _items(term: Sequence[Any]) -> list[Any]:
+    ends = _SKIP | frozenset([".", ",", ";", "\\quad", "\\qquad"])
+    items = [i for i in term if not _is_tok(i, ends)]
+    while len(items) == 1 and isinstance(items[0], _Group):
+        items = [i for i in items[0].items if not _is_tok(i, _SKIP)]
+    return items
+
+
+def _argument(item: Any) -> list[Any]:
+    if isinstance(item, _Group | _Delim):
+        return list(item.items)
+    return [item]
+
+
+def _split_commas(items: Sequence[Any]) -> list[list[Any]]:
+    parts: list[list[Any]] = [[]]
+    for item in items:
+        if _is_tok(item, frozenset([","])):
+            parts.append([])
+        elif not _is_tok(item, _SKIP):
+            parts[-1].append(item)
+    return parts
+
+
+def _is_tok(item: Any, texts: frozenset[str]) -> bool:
+    return isinstance(item, _Tok) and item.text in texts
+
+
+def _is_number(item: Any) -> bool:
+    return isinstance(item, _Num) and item.own and not item.exempt
+
+
+def _is_group(item: Any) -> bool:
+    return isinstance(item, _Group)
+
+
+def _is_delim(item: Any) -> bool:
+    return isinstance(item, _Delim)
+
+
+def _starts_atom(item: Any) -> bool:
+    return (_is_number(item) or _is_group(item) or (_is_delim(item) and item.opener == "(")
+            or _is_tok(item, _FRACTIONS | frozenset(["\\sqrt", "\\exp"]) | _LOGS))

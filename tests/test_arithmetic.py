@@ -1,0 +1,85 @@
+"""The prose's own arithmetic: equations of written numbers must hold (unit tests, no Sphinx)."""
+
+from __future__ import annotations
+
+import pytest
+
+from verified_problems.latex import extract_math
+
+
+def mismatches(latex: str) -> list[str]:
+    return [p.message for p in extract_math(latex).arithmetic]
+
+
+@pytest.mark.parametrize(
+    "latex",
+    [
+        r"1 + 0.4931 + 1 = 2.4931",
+        r"0.4011 + 0.1978 + 0.4011 = 1.0000",
+        r"e^{-0.7071} = 0.4931",
+        r"e^{0} = 1",
+        r"\sqrt 2 \approx 1.4142",
+        r"\sqrt{2} = 1.4142",
+        r"0.4011(0) + 0.1978(1) + 0.4011(1) = 0.5989",
+        r"\tfrac{0.4931}{2.4931} = 0.1978",
+        r"\left(\tfrac{1}{2.4931},\; \tfrac{0.4931}{2.4931}\right) = (0.4011,\; 0.1978)",
+        r"\tfrac13 = 0.3333",
+        r"\frac{1}{3} \cdot 3 = 1",
+        r"2^{10} = 1024",
+        r"\log(1.5032) = 0.4076",
+        r"1002 + \ln 1.5032 = 1002.4076",
+        r"0.2483 + 0.5035 \approx 0.7517",
+        # a named chain only has to be consistent within rounding: its value is checked anyway
+        r"O_{31} = 0.2483(1) + 0.2483(0) + 0.5035(1) = 0.7517",
+        # names, unknown macros and scientific notation are not evaluated
+        r"\sqrt{\dk} = \sqrt 2",
+        r"x + 0.5 = 1.5",
+        r"1.2 \times 10^{-5} = 0.0000",
+        r"\mathrm{softmax}(0.5) = 0.7",
+    ],
+)
+def test_equations_that_hold_or_are_not_arithmetic(latex: str) -> None:
+    assert mismatches(latex) == []
+
+
+def test_a_wrong_sum_is_reported_at_the_right_side() -> None:
+    latex = r"0.4011 + 0.1978 + 0.4011 = 1.0001"
+    [problem] = extract_math(latex).arithmetic
+    assert latex[problem.where :].startswith("1.0001")
+    assert problem.message == (
+        "the arithmetic does not hold: 0.4011 + 0.1978 + 0.4011 is 1.0000 from the digits as "
+        "written, not 1.0001; if the difference is rounding, write \\approx"
+    )
+
+
+def test_a_dropped_minus_in_an_exponent_is_caught() -> None:
+    assert mismatches(r"e^{0.7071} = 0.4931") == [
+        "the arithmetic does not hold: e^{0.7071} is 2.0281, not 0.4931"
+    ]
+
+
+def test_rounding_is_not_enough_for_an_exact_equals_but_is_for_approx() -> None:
+    assert mismatches(r"0.2483 + 0.5035 = 0.7517") != []
+    assert mismatches(r"0.2483 + 0.5035 \approx 0.7517") == []
+    assert mismatches(r"0.2483 + 0.5035 \approx 0.7530") == [
+        "the arithmetic does not hold: 0.2483 + 0.5035 is 0.7518, not 0.7530"
+    ]
+
+
+def test_tuples_are_checked_entry_by_entry() -> None:
+    latex = r"\left(\tfrac{1}{2.4931},\; \tfrac{0.4931}{2.4931}\right) = (0.4011,\; 0.1987)"
+    [problem] = extract_math(latex).arithmetic
+    assert latex[problem.where :].startswith("0.1987")
+
+
+def test_an_exact_tie_is_accepted_either_way() -> None:
+    assert mismatches(r"0.5 \cdot 0.25 = 0.12") == []  # 0.125 rounds to 0.12 half-even
+    assert mismatches(r"0.5 \cdot 0.25 = 0.13") == []  # and an author may round it up
+
+
+def test_exempt_numbers_are_not_evaluated() -> None:
+    assert mismatches(r"\unchecked{0.5} + 0.5 = 2") == []
+
+
+def test_division_by_a_value_that_may_be_zero_is_left_alone() -> None:
+    assert mismatches(r"\frac{1}{0.0} = 5") == []
