@@ -1,4 +1,4 @@
-"""Does the prose's own arithmetic hold? ``0.4011 + 0.1978 + 0.4011 = 1.0000``, ``e^{-0.7071} = 0.4931``.
+"""Does the prose's own arithmetic hold? ``0.4011 + 0.1978 + 0.4011 = 1.0000``, ``e^{-1} = …``.
 
 A free digit only has to be among the printed numbers, so a wrong digit that happens to be
 printed elsewhere (``1.0001`` for ``1.0000``, ``0.7071`` for ``-0.7071``) would pass. An
@@ -14,7 +14,8 @@ equation whose sides are both plain arithmetic on written numbers can be checked
 
 Only sums, differences, products, quotients, ``\\frac``, ``\\sqrt``, ``e^{x}``, ``\\exp``,
 ``\\log``/``\\ln``, integer powers and parentheses of written numbers are evaluated; anything
-with a name or another macro is left alone. Pure: it reads :mod:`.latex`'s token tree (which imports this module lazily).
+with a name or another macro is left alone. Pure: it reads :mod:`.latex`'s token tree
+(:mod:`.latex` imports this module lazily, so the two do not import each other at load).
 """
 
 from __future__ import annotations

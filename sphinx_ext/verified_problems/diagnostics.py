@@ -9,7 +9,7 @@ end-of-build verdict counts them from the environment, not from the log.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from sphinx.util import logging
 
@@ -18,7 +18,7 @@ logger = logging.getLogger("verified_problems")
 TYPE = "verified"
 
 
-class Subtype(str, Enum):
+class Subtype(StrEnum):
     """What went wrong; the ``verified.<subtype>`` an author can name in ``suppress_warnings``."""
 
     #: A prose digit differs from the digit the snippet printed.

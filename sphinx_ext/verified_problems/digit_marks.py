@@ -58,7 +58,7 @@ def _mark(report: PageReport) -> vnodes.verified_mark:
         label = "✓ verified"
         tip = (f"Every number on this page was checked against the output of {runs}, "
                f"executed at build on {build_date()}.")
-    mark = vnodes.verified_mark(label, tip=tip, ok=not errors)
+    mark: vnodes.verified_mark = vnodes.verified_mark(label, tip=tip, ok=not errors)
     mark += nodes.Text(label)
     return mark
 

@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,7 +120,7 @@ def write_atomically(path: Path, original: bytes, new_text: str) -> None:
             stream.write(new_text.encode("utf-8"))
             stream.flush()
             os.fsync(stream.fileno())
-        os.chmod(temporary, path.stat().st_mode & 0o7777)
+        Path(temporary).chmod(path.stat().st_mode & 0o7777)
         if path.read_bytes() != original:
             raise FileChanged(f"{path} changed on disk since it was read; run the fix again")
         Path(temporary).replace(path)
@@ -131,11 +132,12 @@ def write_atomically(path: Path, original: bytes, new_text: str) -> None:
 def run_check(source: Path, conf: Path, build: Path) -> tuple[int, dict[str, Any] | None, str]:
     """Run the check-only build; its exit status, its JSON report and what it printed."""
     outdir = build / "verify"
+    started = time.time()
     command = [sys.executable, "-m", "sphinx", "-b", "verify", "-q", "-c", str(conf),
                "-d", str(build / "doctrees"), str(source), str(outdir)]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     report_path = outdir / JSON_NAME
-    if not report_path.is_file():
+    if not report_path.is_file() or report_path.stat().st_mtime < started:
         return done.returncode, None, done.stderr
     return done.returncode, json.loads(report_path.read_text(encoding="utf-8")), done.stderr
 
@@ -144,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of ``verified-fix``: 0 when nothing is left to fix, 1 when --check finds work."""
     args = _parser().parse_args(argv)
     status, report, printed = run_check(args.source, args.conf, args.build)
-    if report is None:
+    if report is None or status not in (0, 1):
         sys.stderr.write(printed)
         sys.stderr.write("verified-fix: the check build did not produce a report (see above)\n")
         return 2

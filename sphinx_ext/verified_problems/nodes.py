@@ -44,5 +44,5 @@ class badge(nodes.Inline, nodes.TextElement):
     """
 
 
-class verified_mark(nodes.General, nodes.Inline, nodes.TextElement):  # noqa: N801
+class verified_mark(nodes.General, nodes.Inline, nodes.TextElement):
     """The mark in a problem header that its digits were checked; ``tip`` says by what."""

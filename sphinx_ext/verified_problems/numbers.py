@@ -33,8 +33,8 @@ class NamedValue:
 
     ``names`` are normalised (``A``, ``a_1``, ``O_11``, ``d_k``, ``alpha``): every name of a
     chain of equalities. A tuple or matrix of decimals that no name is given has no names: it
-    must match a printed array as a whole. ``cells`` are row-major, ``shape`` is ``()`` for a scalar, ``(n,)`` for
-    a tuple and ``(rows, columns)`` for a matrix.
+    must match a printed array as a whole. ``cells`` are row-major, ``shape`` is ``()`` for a
+    scalar, ``(n,)`` for a tuple and ``(rows, columns)`` for a matrix.
     """
 
     names: tuple[str, ...]

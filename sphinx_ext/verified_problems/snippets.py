@@ -61,7 +61,9 @@ def resolve_snippet(snippet_dir: Path, written: str) -> Path:
             "(a symbolic link?); put the script itself in that folder"
         )
     if not path.is_file():
-        raise SnippetPathError(f"snippet {written!r} not found in {root}; create it or fix the name")
+        raise SnippetPathError(
+            f"snippet {written!r} not found in {root}; create it or fix the name"
+        )
     return path
 
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import StrEnum
 from math import prod
 
 from .digits import Comparison, Policy, PrintedPool, Status, compare
 from .numbers import Entry, NamedValue, ProseNumber, Transcript
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     """How one prose number fared; everything but MATCH and EXEMPT is reported."""
 
     MATCH = "match"
