@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import sphinx_proof
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "sphinx_ext"))  # the extension also works uninstalled
 
@@ -40,6 +42,10 @@ verified_macros = {
 verified_snippet_dir = "../scripts/snippets"
 verified_decimals = 4
 
+# sphinx-proof copies its stylesheet only once the pages are written, so a build that follows
+# an interrupted one would link it with a checksum and a clean build without: serve it as an
+# ordinary static file instead, and every build writes the same HTML.
+html_static_path = [str(Path(sphinx_proof.__file__).parent / "_static")]
 html_theme = "sphinx_book_theme"
 html_title = "Worked Problems"
 html_theme_options = {

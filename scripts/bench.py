@@ -10,7 +10,8 @@ Every figure is the wall time of the whole ``sphinx-build -b html -c CONF -d DOC
 process and its peak RSS (``os.wait4``). ``-q`` is left out because it would also hide the
 extension's summary line, which gives the snippets run; the output goes to a log file instead,
 for every variant alike. ``OPENBLAS_NUM_THREADS=1`` is set for every build (the extension's
-workers set it anyway), so programoutput's snippets run at their fastest on a small machine.
+workers set it anyway), so programoutput's snippets run at their fastest on a small machine;
+``--no-blas-pin`` leaves the variable as inherited, as a programoutput user would have it.
 
 The report is a table of the figures and one of the ratios, each next to its target. Nothing is
 written into the repository unless ``--output FILE`` is given; ``--markdown`` prints Markdown.
@@ -37,9 +38,10 @@ from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 
+sys.dont_write_bytecode = True  # nothing written into the repository, not even __pycache__
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_book import VARIANTS, Book, write_books
+from bench_book import VARIANTS, Book, write_books  # noqa: E402
 
 PHASES = ("cold", "noop", "edit")
 DEFAULT_SIZES = (50, 200, 500)
@@ -81,10 +83,9 @@ def parse_log(text: str) -> tuple[int, int | None, int | None]:
 
 def run_build(book: Book, log: Path, timeout: float) -> Build:
     """Run one build to completion; its wall time and peak RSS come from ``os.wait4``."""
-    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
     with log.open("w", encoding="utf-8") as out:
         start = time.perf_counter()
-        process = subprocess.Popen(command(book), stdout=out, stderr=subprocess.STDOUT, env=env)
+        process = subprocess.Popen(command(book), stdout=out, stderr=subprocess.STDOUT)
         timer = threading.Timer(timeout, process.kill)
         timer.start()
         _pid, status, usage = os.wait4(process.pid, 0)
@@ -274,7 +275,9 @@ def environment() -> str:
     """The versions and the machine the figures belong to."""
     packages = ("sphinx", "myst-parser", "numpy", "sphinxcontrib-programoutput")
     found = ", ".join(f"{p} {version(p)}" for p in packages)
-    return f"Python {platform.python_version()}, {found}; {os.cpu_count()} CPUs"
+    blas = os.environ.get("OPENBLAS_NUM_THREADS", "unset")
+    return (f"Python {platform.python_version()}, {found}; {os.cpu_count()} CPUs; "
+            f"OPENBLAS_NUM_THREADS {blas}")
 
 
 def _layout(chapter_size: int) -> str:
@@ -322,8 +325,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     parser.add_argument("--output", type=Path, help="also write the report to this file")
     parser.add_argument("--keep", action="store_true", help="keep the generated books and logs")
-    parser.add_argument("--chapter-size", type=int, default=0, metavar="N",
-                        help="group the problems into chapters of N (default: one flat toctree)")
+    parser.add_argument("--chapter-size", type=int, default=25, metavar="N",
+                        help="problems per chapter, as a book groups them (default 25; 0 puts "
+                             "every problem in one flat toctree, which the sidebar makes "
+                             "quadratic)")
+    parser.add_argument("--no-blas-pin", action="store_true",
+                        help="do not set OPENBLAS_NUM_THREADS=1 for the builds")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds a build may take")
     return parser.parse_args(argv)
 
@@ -343,6 +350,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and print the report."""
     args = parse_args(argv)
     sizes = sorted(set(args.sizes))
+    if not args.no_blas_pin:
+        os.environ["OPENBLAS_NUM_THREADS"] = "1"
     folder = Path(tempfile.mkdtemp(prefix="verified-bench-"))
     start = time.perf_counter()
     try:

@@ -398,9 +398,11 @@ class Workspace:
         return build
 
     def report(self) -> dict[str, Any]:
-        """The last build's ``verification.json``."""
+        """The last build's ``verification.json``, its page sources made absolute."""
         data: dict[str, Any] = json.loads(
             (self.outdir / "verification.json").read_text(encoding="utf-8"))
+        for page in data["pages"]:
+            page["source"] = str(self.root / self.source / page["source"])
         return data
 
     def write(self, path: Path, data: bytes) -> None:

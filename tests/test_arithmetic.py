@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from verified_problems.latex import extract_math
 
 

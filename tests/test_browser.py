@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import PROJECT
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")

@@ -22,6 +22,7 @@ O = [[sum(a[j] * V[j][c] for j in range(3)) for c in range(2)] for a in A]
 
 out = {"Q": Q, "K": K, "V": V, "d_k": d_k, "S": S, "sqrt_d_k": sqrt(d_k), "Z": Z}
 for r in (1, 3):  # the two rows the prose works through
+    out[f"z_{r}"] = Z[r - 1]
     out[f"z_{r}_minus_max"] = shifted = np.array(Z[r - 1]) - max(Z[r - 1])
     out[f"exp_z_{r}"] = np.exp(shifted)
     out[f"denominator_{r}"], out[f"a_{r}"] = np.exp(shifted).sum(), A[r - 1]

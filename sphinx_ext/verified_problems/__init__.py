@@ -18,7 +18,7 @@ from .numeric_directive import setup_numeric_directive
 from .problems import setup_problems
 from .render import setup_render
 from .snippets import close, prefetch
-from .verdict import report_verdict
+from .verdict import note_changes, report_verdict
 from .verification_page import setup_verification_page
 from .verify_builder import setup_verify_builder
 
@@ -46,6 +46,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_verify_builder(app)
     app.connect("builder-inited", _add_static)
     app.connect("env-before-read-docs", prefetch)
+    app.connect("env-get-outdated", note_changes)
     app.connect("doctree-resolved", mark_digits)
     app.connect("build-finished", report_verdict, priority=400)
     app.connect("build-finished", close, priority=900)

@@ -50,12 +50,12 @@ class FileChanged(RuntimeError):
     """The file changed on disk between reading and writing: the edit would lose work."""
 
 
-def plan(report: dict[str, Any]) -> tuple[list[Edit], list[Unfixable]]:
+def plan(report: dict[str, Any], srcdir: Path) -> tuple[list[Edit], list[Unfixable]]:
     """Split the report's divergences into edits to make and divergences to list."""
     edits: list[Edit] = []
     unfixable: list[Unfixable] = []
     for page in report["pages"]:
-        path = Path(page["source"])
+        path = srcdir / page["source"]
         for number in page["numbers"]:
             if number["status"] == "match" or number["status"] == "exempt":
                 continue
@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(printed)
         sys.stderr.write("verified-fix: the check build did not produce a report (see above)\n")
         return 2
-    edits, unfixable = plan(report)
+    edits, unfixable = plan(report, args.source)
     by_file: dict[Path, list[Edit]] = defaultdict(list)
     for edit in edits:
         by_file[edit.path].append(edit)

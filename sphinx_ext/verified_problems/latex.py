@@ -87,6 +87,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import pairwise
 from types import MappingProxyType
 from typing import Any, TypeAlias
@@ -586,13 +587,21 @@ def _exempted(items: Sequence[_Item]) -> Iterator[_Item]:
 
 def _body(body: str, macro: _Tok, problems: list[SourceProblem]) -> list[_Item]:
     """The tokens of a macro body, all standing at the macro's offset."""
-    try:
-        nodes = _nodes(body, tolerant=False)
-    except latexwalker.LatexWalkerError:
+    nodes = _body_nodes(body)
+    if nodes is None:
         problems.append(SourceProblem(
             macro.start, f"the body of the macro `{macro.text}` is not valid LaTeX"))
         return []
     return _Reader(at=(macro.start, macro.end)).read(nodes)
+
+
+@lru_cache(maxsize=256)
+def _body_nodes(body: str) -> list[Any] | None:
+    """A macro body's parse, once per body: a book uses the same few macros on every page."""
+    try:
+        return _nodes(body, tolerant=False)
+    except latexwalker.LatexWalkerError:
+        return None
 
 
 def _substitute(template: Sequence[_Item], arguments: list[list[_Item]]) -> list[_Item]:

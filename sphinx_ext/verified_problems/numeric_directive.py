@@ -88,6 +88,8 @@ class CheckNumeric(SphinxDirective):
             stdout="",
             failure="",
             key="",
+            # Sphinx's search skips "no-search": excerpt, script and transcript are code.
+            classes=["no-search"],
         )
         self.set_source_info(node)
         try:

@@ -6,7 +6,9 @@ counts that page's findings, and the reports (JSON, JUnit) are written from them
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
 from typing import Any
 
 from .diagnostics import Finding
@@ -61,16 +63,34 @@ class PageReport:
         """The findings that fail the build."""
         return [f for f in self.findings if f.is_error]
 
-    def to_json(self) -> dict[str, Any]:
-        """The page as the JSON report writes it."""
+    def to_json(self, srcdir: Path | None = None) -> dict[str, Any]:
+        """The page as the JSON report writes it; ``source`` relative to ``srcdir`` if inside.
+
+        Relative, the report is the same whichever folder the book was checked out in.
+        """
+        source = Path(self.source)
+        if srcdir is not None and source.is_relative_to(srcdir):
+            source = source.relative_to(srcdir)
         return {
             "docname": self.docname,
-            "source": self.source,
-            "numbers": [asdict(n) for n in self.numbers],
-            "snippets": [asdict(s) for s in self.snippets],
+            "source": source.as_posix(),
+            "numbers": [_plain(n) for n in self.numbers],
+            "snippets": [_plain(s, _run_facts()) for s in self.snippets],
             "findings": [
                 {"line": f.line, "subtype": f.subtype.value, "message": f.message,
                  "error": f.is_error}
                 for f in self.findings
             ],
         }
+
+
+def _plain(
+    record: NumberRecord | SnippetRecord, leave_out: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """A flat record as a dict (cheaper than ``dataclasses.asdict``, which deep-copies)."""
+    return {f.name: getattr(record, f.name) for f in fields(record) if f.name not in leave_out}
+
+
+def _run_facts() -> frozenset[str]:
+    """What varies from run to run: left out when ``SOURCE_DATE_EPOCH`` asks for reproducibility."""
+    return frozenset({"seconds", "cached"}) if os.environ.get("SOURCE_DATE_EPOCH") else frozenset()

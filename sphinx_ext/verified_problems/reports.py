@@ -26,9 +26,9 @@ FORMAT_VERSION = 1
 NUMBER_SUBTYPES = frozenset({Subtype.DIVERGENCE, Subtype.AMBIGUOUS, Subtype.SHAPE, Subtype.RANGE})
 
 
-def build_json(reports: Mapping[str, PageReport]) -> dict[str, Any]:
-    """Every page, every number with its status, every snippet run."""
-    pages = [reports[d].to_json() for d in sorted(reports) if reports[d].snippets
+def build_json(reports: Mapping[str, PageReport], srcdir: Path | None = None) -> dict[str, Any]:
+    """Every page, every number with its status, every snippet run (sources relative to srcdir)."""
+    pages = [reports[d].to_json(srcdir) for d in sorted(reports) if reports[d].snippets
              or reports[d].findings]
     numbers = [n for page in pages for n in page["numbers"]]
     return {
@@ -90,12 +90,15 @@ def _index(index: tuple[int, ...] | None) -> str:
     return f"[{','.join(map(str, index))}]" if index else ""
 
 
-def write_reports(outdir: Path, reports: Mapping[str, PageReport]) -> tuple[Path, Path]:
+def write_reports(
+    outdir: Path, reports: Mapping[str, PageReport], srcdir: Path | None = None
+) -> tuple[Path, Path]:
     """Write both reports atomically into ``outdir``."""
     outdir.mkdir(parents=True, exist_ok=True)
     json_path = outdir / JSON_NAME
     junit_path = outdir / JUNIT_NAME
-    _atomic_write(json_path, json.dumps(build_json(reports), indent=1, ensure_ascii=False) + "\n")
+    text = json.dumps(build_json(reports, srcdir), ensure_ascii=False, separators=(",", ":"))
+    _atomic_write(json_path, text + "\n")
     tree = build_junit(reports)
     ET.indent(tree)
     _atomic_write(junit_path, '<?xml version="1.0" encoding="utf-8"?>\n'

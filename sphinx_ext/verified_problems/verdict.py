@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from sphinx.util import logging
 
 from .collector import pages
 from .config import read_config
 from .diagnostics import emit
-from .reports import write_reports
+from .reports import JSON_NAME, JUNIT_NAME, write_reports
 from .snippets import stats_line
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +49,24 @@ def report_verdict(app: Sphinx, exception: BaseException | None) -> None:
         parts.append(f"{errors} errors on {failing} pages")
         app.statuscode = 1
     logger.info("; ".join(parts))
-    if read_config(app).reports:
-        json_path, _junit = write_reports(Path(app.outdir), reports)
+    outdir = Path(app.outdir)
+    if read_config(app).reports and (_CHANGED.pop(app.env, False) or not _written(outdir)):
+        json_path, _junit = write_reports(outdir, reports, Path(app.srcdir))
         logger.info(f"verified: reports written to {json_path.parent}")
+
+
+#: Whether this build read or removed a page, per environment: the reports are rewritten only
+#: then (or when missing), so a no-op rebuild does not pay for them.
+_CHANGED: WeakKeyDictionary[BuildEnvironment, bool] = WeakKeyDictionary()
+
+
+def note_changes(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """Remember whether anything changed (an ``env-get-outdated`` handler)."""
+    _CHANGED[env] = bool(added or changed or removed) or _CHANGED.get(env, False)
+    return []
+
+
+def _written(outdir: Path) -> bool:
+    return (outdir / JSON_NAME).is_file() and (outdir / JUNIT_NAME).is_file()
