@@ -64,7 +64,16 @@ latex_elements = {"preamble": r"\usepackage{amssymb}" + "\n"}
 
 
 def setup(app: object) -> None:
-    """sphinx-proof renders only HTML and LaTeX; give its nodes plain text, man and texinfo."""
+    """Make the book's third-party extensions build every format, and in parallel.
+
+    - sphinx-proof renders only HTML and LaTeX: give its nodes plain text, man and texinfo.
+    - sphinx-proof's domain keeps no data of its own (its proofs live in ``env.proof_list``,
+      merged by its own event handler), but it lacks the ``merge_domaindata`` that
+      ``sphinx-build -j`` calls: give it the empty one.
+    - sphinx-mathjax-offline only copies static files, but does not declare that it is safe
+      for parallel reading, so Sphinx would read serially and warn.
+    """
+    from sphinx_proof.domain import ProofDomain
     from sphinx_proof.nodes import NODE_TYPES, proof_node, unenumerable_node
 
     def visit(self: object, node: object) -> None:
@@ -73,3 +82,12 @@ def setup(app: object) -> None:
     plain = (visit, visit)
     for node in (proof_node, unenumerable_node, *NODE_TYPES.values()):
         app.add_node(node, override=True, text=plain, man=plain, texinfo=plain)  # type: ignore[attr-defined]
+    if "merge_domaindata" not in vars(ProofDomain):
+        ProofDomain.merge_domaindata = lambda self, docnames, otherdata: None  # type: ignore[method-assign]
+    app.connect("builder-inited", _mathjax_offline_is_parallel_safe)  # type: ignore[attr-defined]
+
+
+def _mathjax_offline_is_parallel_safe(app: object) -> None:
+    extension = app.extensions.get("sphinx-mathjax-offline")  # type: ignore[attr-defined]
+    if extension is not None:
+        extension.parallel_read_safe = True

@@ -32,7 +32,8 @@ def failures(latex: str) -> list[str]:
 
 
 def test_a_named_matrix_is_checked_entry_by_entry_with_one_based_indices() -> None:
-    latex = r"\mat{O} = \begin{bmatrix} 0.8022 & 0.5989 \\ 0.5989 & 0.8022 \\ 0.7518 & 0.7517 \end{bmatrix}"
+    latex = (r"\mat{O} = \begin{bmatrix} 0.8022 & 0.5989 \\ 0.5989 & 0.8022 \\"
+             r" 0.7518 & 0.7517 \end{bmatrix}")
     assert failures(latex) == ["O[3,1]: prose 0.7518, printed 0.7517"]
 
 
