@@ -60,7 +60,17 @@ html_theme_options = {
 html_last_updated_fmt = None
 
 latex_engine = "pdflatex"
-latex_elements = {"preamble": r"\usepackage{amssymb}" + "\n"}
+# pdflatex knows no ▲ △ ✓ ✗ (the problem header's difficulty and verified mark): map them.
+latex_elements = {
+    "preamble": "\n".join([
+        r"\usepackage{amssymb}",
+        r"\DeclareUnicodeCharacter{25B2}{\ensuremath{\blacktriangle}}",
+        r"\DeclareUnicodeCharacter{25B3}{\ensuremath{\vartriangle}}",
+        r"\DeclareUnicodeCharacter{2713}{\ensuremath{\checkmark}}",
+        r"\DeclareUnicodeCharacter{2717}{\ensuremath{\times}}",
+        "",
+    ]),
+}
 
 
 def setup(app: object) -> None:

@@ -352,6 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sizes = sorted(set(args.sizes))
     if not args.no_blas_pin:
         os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    os.environ["NO_COLOR"] = "1"  # Sphinx colours its output under CI=true; it is parsed here
     folder = Path(tempfile.mkdtemp(prefix="verified-bench-"))
     start = time.perf_counter()
     try:

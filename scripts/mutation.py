@@ -588,6 +588,7 @@ def mutate_copy(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``make mutation``."""
+    os.environ["NO_COLOR"] = "1"  # Sphinx colours its output under CI=true; it is parsed here
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sample", type=int, default=None,
                         help="run a random sample of N mutants (default: all)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -10,6 +11,9 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+
+# Sphinx colours its output when CI=true (as CI sets it); the tests read messages as text.
+os.environ["NO_COLOR"] = "1"
 
 ROOTS = Path(__file__).parent / "roots"
 PROJECT = Path(__file__).parent.parent

@@ -16,13 +16,12 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .reports import JSON_NAME
+from .reports import JSON_NAME, NUMBER_SUBTYPES
 
 
 @dataclass(frozen=True)
@@ -71,6 +70,9 @@ def plan(report: dict[str, Any], srcdir: Path) -> tuple[list[Edit], list[Unfixab
                                   number["printed"], number["message"]))
             else:
                 unfixable.append(Unfixable(path, number["line"], number["message"]))
+        for finding in page["findings"]:  # errors no number carries: arithmetic, scope, …
+            if finding["error"] and finding["subtype"] not in NUMBER_SUBTYPES:
+                unfixable.append(Unfixable(path, finding["line"], finding["message"]))
     return _one_per_place(edits, unfixable)
 
 
@@ -130,14 +132,18 @@ def write_atomically(path: Path, original: bytes, new_text: str) -> None:
 
 
 def run_check(source: Path, conf: Path, build: Path) -> tuple[int, dict[str, Any] | None, str]:
-    """Run the check-only build; its exit status, its JSON report and what it printed."""
+    """Run the check-only build; its exit status, its JSON report and what it printed.
+
+    The old report is removed first: a build that changed nothing rewrites the reports only
+    when they are missing, and a report still there afterwards is then this build's own.
+    """
     outdir = build / "verify"
-    started = time.time()
+    report_path = outdir / JSON_NAME
+    report_path.unlink(missing_ok=True)
     command = [sys.executable, "-m", "sphinx", "-b", "verify", "-q", "-c", str(conf),
                "-d", str(build / "doctrees"), str(source), str(outdir)]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
-    report_path = outdir / JSON_NAME
-    if not report_path.is_file() or report_path.stat().st_mtime < started:
+    if not report_path.is_file():
         return done.returncode, None, done.stderr
     return done.returncode, json.loads(report_path.read_text(encoding="utf-8")), done.stderr
 

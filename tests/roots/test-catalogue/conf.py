@@ -1,0 +1,6 @@
+extensions = ["myst_parser", "verified_problems"]
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
+verified_macros = {"mat": [r"\mathbf{#1}", 1], "vec": [r"\boldsymbol{#1}", 1]}
+verified_max_output = 64 * 1024  # a flood of output is stopped after 64 KiB
+verified_timeout = 10.0
+exclude_patterns = ["_build"]

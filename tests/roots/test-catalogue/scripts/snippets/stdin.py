@@ -1,0 +1,2 @@
+x = float(input("x? "))
+print("x =", x)
