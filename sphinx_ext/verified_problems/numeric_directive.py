@@ -18,6 +18,7 @@ from sphinx.util.docutils import SphinxDirective
 from . import nodes as vnodes
 from .config import env_config
 from .diagnostics import Finding, Subtype
+from .runner import Failure
 from .snippets import SnippetPathError, request_for, resolve_snippet, run_snippet
 
 if TYPE_CHECKING:
@@ -26,6 +27,17 @@ if TYPE_CHECKING:
     from sphinx.util.typing import OptionSpec
 
     from .runner import SnippetResult
+
+#: What an author can do about a failure whose message does not say it already.
+_ADVICE = {
+    Failure.OUTPUT_LIMIT: "print less, or raise verified_max_output in conf.py",
+    Failure.MEMORY: "use less memory, or raise verified_max_memory_mb in conf.py",
+    Failure.ORPHAN: "wait for every process the snippet starts, with Popen.wait or "
+    "Process.join, before it ends",
+}
+
+#: Characters of a failed snippet's output kept on the page: a flood is cut, not published.
+_SHOWN = 4096
 
 #: literalinclude's selection options, passed to Sphinx's own reader.
 _EXCERPT_OPTIONS: OptionSpec = {
@@ -118,7 +130,7 @@ class CheckNumeric(SphinxDirective):
         return [node]
 
     def _record(self, node: vnodes.numeric_check, path: Path, result: SnippetResult) -> None:
-        node["stdout"] = result.stdout
+        node["stdout"] = result.stdout if result.ok else _shown(result.stdout)
         node["key"] = result.key
         node["seconds"] = result.seconds
         node["cached"] = result.cached
@@ -132,7 +144,10 @@ class CheckNumeric(SphinxDirective):
         where = ""
         if result.crash_file is not None and result.snippet_line is not None:
             where = f" at {result.crash_file}:{result.snippet_line}"
-        return f"snippet {self.arguments[0]} failed{where}: {result.message}"
+        advice = _ADVICE.get(result.failure) if result.failure is not None else None
+        return f"snippet {self.arguments[0]} failed{where}: {result.message}" + (
+            f" ({advice})" if advice else ""
+        )
 
     def _finding(self, subtype: Subtype, message: str) -> None:
         add_finding(self.env.temp_data, Finding(self.env.docname, self.lineno, subtype, message))
@@ -166,9 +181,18 @@ class CheckNumeric(SphinxDirective):
     def _transcript(self, result: SnippetResult) -> Node:
         box = vnodes.collapsible(classes=["verified-transcript"], open=True)
         box += vnodes.summary("", "What it printed at build time")
-        text = result.stdout if result.ok else result.stdout or result.message
+        text = result.stdout if result.ok else _shown(result.stdout) or result.message
         box += nodes.literal_block(text, text, language="text")
         return box
+
+
+def _shown(stdout: str) -> str:
+    """A failed snippet's output as the page shows it: its beginning, if it is long."""
+    if len(stdout) <= _SHOWN:
+        return stdout
+    head = stdout[:_SHOWN]
+    head = head[: head.rfind("\n") + 1] or head
+    return f"{head}… ({len(stdout) - len(head)} more characters not shown)\n"
 
 
 def _relative(path: Path, folder: Path) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -71,7 +71,9 @@ def _cases(report: PageReport) -> Iterable[ET.Element]:
         if number.status == "exempt":
             ET.SubElement(case, "skipped", message="exempted by the author")
         elif number.status != "match":
-            located = f"{report.source}:{number.line}: {number.message}"
+            # the build log's message: the number's, then the step it stands in
+            context = f" ({number.context})" if number.context else ""
+            located = f"{report.source}:{number.line}: {number.message}{context}"
             failure = ET.SubElement(case, "failure", message=located, type=number.status)
             failure.text = located
         yield case
@@ -107,11 +109,16 @@ def write_reports(
 
 
 def _atomic_write(path: Path, text: str) -> None:
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    """Write through a temporary file beside ``path``, created like any output file.
+
+    Not ``mkstemp``: its files are private (0600), and a report published with the HTML must
+    be readable by the web server, like every other file of the build (the umask decides).
+    """
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+        with temporary.open("x", encoding="utf-8") as stream:
             stream.write(text)
-        Path(temporary).replace(path)
+        temporary.replace(path)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise

@@ -43,7 +43,7 @@ Name each intermediate, so a wrong digit can be traced to the step that produced
 
 ### Step 1 — the sum
 
-The entries add to $7$; there are $3$ of them, so
+The entries add to $7$; there are $3$ of them, so $7 / 3 = 2.3333$ and
 
 $$
 m = 2.3333 .
@@ -90,6 +90,19 @@ print("m =", m)
 '''
 
 
+#: A page's problem header, ``:::{problem} II.3.B01`` (or in a backtick fence): the id declared.
+_DECLARATION = re.compile(r"^[ \t]*(?::{3,}|`{3,})\{problem\}[ \t]+(\S+)[ \t]*$", re.MULTILINE)
+
+
+def declared_in(book: Path, problem_id: str) -> Path | None:
+    """The page of the book that already declares this id, if one does."""
+    for page in sorted(book.rglob("*.md")):
+        text = page.read_text(encoding="utf-8", errors="replace")
+        if problem_id in _DECLARATION.findall(text):
+            return page
+    return None
+
+
 def slug(problem_id: str, title: str) -> str:
     """A file name from the id and the title: ``II.3.B02`` + "Masked attention" → ``ii-3-b02-…``."""
     words = re.sub(r"[^a-z0-9]+", "-", f"{problem_id} {title}".lower()).strip("-")
@@ -97,7 +110,7 @@ def slug(problem_id: str, title: str) -> str:
 
 
 def create(book: Path, snippets: Path, problem_id: str, title: str) -> tuple[Path, Path]:
-    """Write the page and the snippet; refuse to overwrite anything."""
+    """Write the page and the snippet; refuse to overwrite anything or to reuse an id."""
     if not ID_PATTERN.fullmatch(problem_id):
         raise ValueError(f"{problem_id!r} is not a problem id; use e.g. II.3.B02 or 0.NU.03")
     if not title.strip():
@@ -108,6 +121,9 @@ def create(book: Path, snippets: Path, problem_id: str, title: str) -> tuple[Pat
     for path in (page, snippet):
         if path.exists():
             raise FileExistsError(f"{path} exists already; choose another id or title")
+    declared = declared_in(book, problem_id)
+    if declared is not None:
+        raise ValueError(f"{problem_id} is already declared in {declared}; choose another id")
     page.parent.mkdir(parents=True, exist_ok=True)
     snippet.parent.mkdir(parents=True, exist_ok=True)
     values = {"problem_id": problem_id, "title": title.strip(), "snippet": snippet.name}

@@ -1,4 +1,4 @@
-"""The book's "Verification" page: every checked page, its snippets, what was checked, status.
+"""The book's "Verification" page: every checked page, its problems, snippets, checks, status.
 
 ``:::{verification-report}`` is a placeholder filled in when the page is written, from the
 environment's reports of all pages; the page is re-read whenever any page changed, so it never
@@ -16,6 +16,7 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
 from .collector import pages
+from .problems import ProblemDomain, sort_key
 from .records import SnippetRecord
 from .tables import simple_table
 
@@ -69,13 +70,28 @@ def _table(app: Sphinx, fromdoc: str) -> nodes.Node:
     if not reports:
         return nodes.paragraph("", "No page of this book has a check-numeric block yet.")
     timed = not os.environ.get("SOURCE_DATE_EPOCH")
-    headers = ["Page", "Snippet", "Checked", "Status"] + (["Run time"] if timed else [])
+    headers = ["Problem", "Page", "Snippet", "Checked", "Status"] + (["Run time"] if timed else [])
     rows = [
-        _cells(app, fromdoc, report, record, timed)
+        [_problems(app, fromdoc, report.docname), *_cells(app, fromdoc, report, record, timed)]
         for report in reports
         for record in report.snippets
     ]
     return simple_table(headers, rows, "verification-report")
+
+
+def _problems(app: Sphinx, fromdoc: str, docname: str) -> Node:
+    """The ids of the problems a page declares, each a link to its header (none: empty)."""
+    domain = app.env.domains["problem"]
+    assert isinstance(domain, ProblemDomain)
+    declared = sorted((p for p in domain.problems.values() if p.docname == docname),
+                      key=lambda p: sort_key(p.id))
+    cell = nodes.inline()
+    for number, problem in enumerate(declared):
+        if number:
+            cell += nodes.Text(", ")
+        cell += make_refnode(app.builder, fromdoc, problem.docname, problem.anchor,
+                             nodes.Text(problem.id))
+    return cell
 
 
 def _cells(

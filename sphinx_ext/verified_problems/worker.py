@@ -23,8 +23,10 @@ from __future__ import annotations
 import argparse
 import atexit
 import contextlib
+import ctypes
 import errno
 import gc
+import io
 import json
 import os
 import resource
@@ -48,6 +50,11 @@ OUTPUT_LIMIT, MEMORY, ORPHAN = "output-limit", "memory", "orphan"
 _READ_CHUNK = 1 << 16
 _ORPHAN_GRACE = 2.0  # seconds to wait for killed leftovers to disappear
 _MEMORY_WORDS = ("MemoryError", "Cannot allocate memory", "out of memory", "bad_alloc")
+_PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
+_STDIN_HINT = (
+    " (the snippet read standard input, which is empty at build time: write the values into "
+    "the snippet, or read them from a data file)"
+)
 
 
 @dataclass(frozen=True)
@@ -121,6 +128,7 @@ def child_main(
 
 def _child_run(job: Job, folder: Path, inherited: list[int], before: frozenset[str]) -> int:
     os.setsid()
+    become_subreaper()  # a descendant that leaves the session is still adopted, and found
     for fd in inherited:
         with contextlib.suppress(OSError):
             os.close(fd)
@@ -138,6 +146,8 @@ def _child_run(job: Job, folder: Path, inherited: list[int], before: frozenset[s
         sys.stdout.flush()  # may raise SIGXFSZ: the parent sees the signal
         sys.stderr.flush()
     side["modules"] = _local_modules(before, job)
+    if kill_children():
+        side["orphan"] = True
     if side != {"status": 0, "modules": []}:  # no side file says just that, and is faster
         _write_side(folder, side)
     return int(side["status"])
@@ -156,7 +166,7 @@ def _redirect(folder: Path) -> None:
         os.close(fd)
     out_errors = sys.stdout.errors if sys.stdout is not None else "strict"
     streams = {
-        "stdin": open(0, encoding="utf-8", closefd=False),  # noqa: SIM115
+        "stdin": io.TextIOWrapper(io.BufferedReader(_Stdin(0, closefd=False)), encoding="utf-8"),
         "stdout": open(1, "w", encoding="utf-8", errors=out_errors, closefd=False),  # noqa: SIM115
         "stderr": open(  # noqa: SIM115
             2, "w", encoding="utf-8", errors="backslashreplace", closefd=False
@@ -165,6 +175,27 @@ def _redirect(folder: Path) -> None:
     for name, stream in streams.items():  # fresh objects: nothing buffered by the server
         setattr(sys, name, stream)
         setattr(sys, f"__{name}__", stream)
+
+
+class _Stdin(io.FileIO):
+    """Standard input (``/dev/null``) that remembers being read, to explain a crash after it.
+
+    Every read through ``sys.stdin`` (``input()``, ``read``, iteration, ``.buffer``) ends here.
+    """
+
+    was_read = False
+
+    def readinto(self, buffer: Any, /) -> int:
+        _Stdin.was_read = True
+        return super().readinto(buffer)
+
+    def read(self, size: int | None = -1, /) -> bytes:
+        _Stdin.was_read = True
+        return super().read(size)
+
+    def readall(self) -> bytes:
+        _Stdin.was_read = True
+        return super().readall()
 
 
 def _limit(which: int, value: int) -> None:
@@ -186,6 +217,8 @@ def _execute(job: Job) -> dict[str, Any]:
         _print_traceback(error, job.path)
         record = _crash_record(error, job, _exception_line(error))
     _finalize()
+    if record["status"] != 0 and _Stdin.was_read:
+        record["message"] += _STDIN_HINT
     return record
 
 
@@ -314,6 +347,55 @@ def _kill_group(pgid: int) -> bool:
         time.sleep(0.002)
 
 
+def become_subreaper() -> None:
+    """Adopt every orphaned descendant (Linux), even one that left the session with setsid.
+
+    A process that double-forks into a session of its own escapes a kill of the snippet's
+    process group; adopted, it is still this process's child, and ``kill_children`` finds it.
+    """
+    with contextlib.suppress(Exception):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def _children() -> set[int]:
+    """The pids of this process's children, zombies included."""
+    try:
+        return {
+            int(pid)
+            for task in Path("/proc/self/task").iterdir()
+            for pid in (task / "children").read_bytes().split()
+        }
+    except OSError:  # no /proc/PID/task/TID/children (or a thread ended): read every parent
+        me = os.getpid()
+        return {
+            int(entry.name)
+            for entry in Path("/proc").iterdir()
+            if entry.name.isdigit() and _stat(entry)[1:2] == [str(me).encode()]
+        }
+
+
+def _stat(entry: Path) -> list[bytes]:
+    """The fields of ``/proc/PID/stat`` after the command name: state, ppid, pgrp, …"""
+    try:
+        return (entry / "stat").read_bytes().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
+
+
+def kill_children(keep: frozenset[int] = frozenset()) -> bool:
+    """Kill and reap every child but ``keep``, adopted ones too; True if one was alive."""
+    alive = False
+    while children := _children() - keep:
+        for pid in children:
+            alive |= _stat(Path(f"/proc/{pid}"))[:1] not in ([b"Z"], [b"X"], [])
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in children:  # a killed child's own children are adopted: the loop goes on
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+    return alive
+
+
 def _read_side(folder: Path) -> dict[str, Any]:
     try:
         data = json.loads((folder / "side.json").read_bytes())
@@ -368,7 +450,7 @@ def classify(
         return _killed(run, signum)
     if os.WEXITSTATUS(status) != 0:
         return _crashed(run, side, os.WEXITSTATUS(status))
-    if orphan:
+    if orphan or side.get("orphan"):
         return Outcome(ORPHAN, "the snippet left a background process running; it was killed")
     return _judge_output(out)
 
@@ -526,6 +608,9 @@ class Server:
         seconds = time.monotonic() - run.started
         os.close(run.pidfd)
         orphan = _kill_group(run.pid)
+        # What the snippet's process left when it died without cleaning up (os._exit, a
+        # signal) was adopted by this server: every child that is not a running snippet.
+        orphan |= kill_children(keep=frozenset(r.pid for r in self.running.values()))
         out = _read_bytes(run.folder / "stdout")
         side = _read_side(run.folder)
         outcome = classify(run, status, orphan, out, side)
@@ -560,6 +645,7 @@ class Server:
             os.close(run.pidfd)
             _remove(run.folder)
         self.running.clear()
+        kill_children()
 
 
 def _kill(run: Running) -> None:
@@ -623,6 +709,7 @@ def main(argv: list[str] | None = None) -> None:
     sys.dont_write_bytecode = True  # importing a local module leaves no __pycache__
     jobs_folder = args.root / "jobs"
     jobs_folder.mkdir(parents=True, exist_ok=True)
+    become_subreaper()
     preload()
     gc.collect()
     gc.freeze()  # children need not copy the preloaded objects to collect them

@@ -1,7 +1,9 @@
 import os
 import time
 
-if os.fork() == 0:  # the child outlives the snippet
+child = os.fork()
+if child == 0:  # the child outlives the snippet
     time.sleep(60)
     os._exit(0)
 print("x = 0.5")
+print("child =", child)
