@@ -164,7 +164,7 @@ def test_other_builders_show_the_header_as_text(problems: Path) -> None:
     text = (problems / "_build" / "text" / "second.txt").read_text(encoding="utf-8")
     assert text.startswith("Attention on three tokens, by hand\n****")
     flowing = " ".join(text.split())  # the text builder wraps at 70 columns
-    assert f"Problem II.3.B01 numeric▲▲△ {POLICY_3} Strategy" in flowing
+    assert f"Problem II.3.B01 numeric ▲▲△ {POLICY_3} Strategy" in flowing
     assert "(Log-sum-exp 0.NU.02)" in flowing
 
 

@@ -29,6 +29,7 @@ from .config import env_config
 from .diagnostics import Finding, Subtype
 from .numeric_directive import add_finding
 from .page_check import SKIP_ATTRIBUTE
+from .tables import simple_table
 
 if TYPE_CHECKING:
     from docutils.nodes import Element, Node
@@ -383,32 +384,14 @@ def _fill_index(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
 
 def _index_table(app: Sphinx, domain: ProblemDomain, docname: str) -> nodes.table:
-    headers = ("Id", "Title", "Kind", "Difficulty")
-    table = nodes.table(classes=["problem-index"])
-    group = nodes.tgroup(cols=len(headers))
-    table += group
-    for _ in headers:
-        group += nodes.colspec(colwidth=1)
-    head = nodes.thead()
-    head += _row([nodes.Text(h) for h in headers])
-    group += head
-    body = nodes.tbody()
-    for problem in sorted(domain.problems.values(), key=lambda p: sort_key(p.id)):
-        link = make_refnode(app.builder, docname, problem.docname, problem.anchor,
-                            nodes.Text(problem.id))
-        body += _row([link, nodes.Text(problem.title), nodes.Text(problem.kind),
-                      difficulty_badge(problem.difficulty)])
-    group += body
-    return table
-
-
-def _row(cells: list[Node]) -> nodes.row:
-    row = nodes.row()
-    for cell in cells:
-        entry = nodes.entry()
-        entry += nodes.paragraph("", "", cell)
-        row += entry
-    return row
+    rows = [
+        [make_refnode(app.builder, docname, problem.docname, problem.anchor,
+                      nodes.Text(problem.id)),
+         nodes.Text(problem.title), nodes.Text(problem.kind),
+         difficulty_badge(problem.difficulty)]
+        for problem in sorted(domain.problems.values(), key=lambda p: sort_key(p.id))
+    ]
+    return simple_table(("Id", "Title", "Kind", "Difficulty"), rows, "problem-index")
 
 
 def setup_problems(app: Sphinx) -> None:
