@@ -98,6 +98,11 @@ def setup(app: object) -> None:
 
 
 def _mathjax_offline_is_parallel_safe(app: object) -> None:
+    """Declare sphinx-mathjax-offline parallel-safe; keep its 24 MB of MathJax to HTML output."""
     extension = app.extensions.get("sphinx-mathjax-offline")  # type: ignore[attr-defined]
     if extension is not None:
         extension.parallel_read_safe = True
+    if app.builder.format != "html":  # type: ignore[attr-defined]
+        for listener in list(app.events.listeners.get("build-finished", [])):  # type: ignore[attr-defined]
+            if getattr(listener.handler, "__name__", "") == "copy_mathjax_files":
+                app.disconnect(listener.id)  # type: ignore[attr-defined]

@@ -39,7 +39,8 @@ CATALOGUE = {
     "process running; it was killed (wait for every process the snippet starts, with "
     "Popen.wait or Process.join, before it ends) [verified.snippet]",
     "environment": "environment.md:6: ERROR: unknown environment `foo`: the value of X is not "
-    "read from it [verified.latex]",
+    "read from it; write it as a bmatrix, pmatrix or another matrix environment "
+    "[verified.latex]",
     "flood": "flood.md:5: ERROR: snippet flood.py failed: the snippet printed more than 65536 "
     "bytes and was stopped (print less, or raise verified_max_output in conf.py) "
     "[verified.snippet]",

@@ -289,7 +289,7 @@ FAILURES = {
     "empty": "empty.md:5: ERROR: snippet empty.py failed: the snippet printed nothing "
     "[verified.snippet]",
     "hang": "hang.md:5: ERROR: snippet hang.py failed: the snippet did not finish within 1 s "
-    "[verified.snippet]",
+    "(make it faster, or give the check a longer :timeout:) [verified.snippet]",
     "missing": "missing.md:5: ERROR: snippet 'nowhere.py' not found in <root>/scripts/snippets; "
     "create it or fix the name [verified.snippet-path]",
     "nan": "nan.md:3: ERROR: x: prose 0.5, printed nan (A snippet that prints nan) "

@@ -883,7 +883,10 @@ def test_unknown_environment_where_a_value_was_expected() -> None:
     latex = r"\mat{X} = \begin{foo} 0.5 \end{foo}"
     result = extract(latex)
     [problem] = result.problems
-    assert problem.message == "unknown environment `foo`: the value of X is not read from it"
+    assert problem.message == (
+        "unknown environment `foo`: the value of X is not read from it; write it as a bmatrix,"
+        " pmatrix or another matrix environment"
+    )
     assert latex[problem.where :].startswith(r"\begin{foo}")
     assert free(latex, result) == ["0.5"]
 

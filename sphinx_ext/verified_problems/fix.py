@@ -99,7 +99,7 @@ def apply(text: str, edits: list[Edit]) -> tuple[str, list[Edit]]:
 
     Line endings are kept: the text is split with them and joined back unchanged.
     """
-    lines = text.splitlines(keepends=True)
+    lines = text.split("\n")  # as MyST counts lines; a "\r" stays at its line's end
     misplaced: list[Edit] = []
     for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
         index = edit.line - 1
@@ -111,7 +111,7 @@ def apply(text: str, edits: list[Edit]) -> tuple[str, list[Edit]]:
             misplaced.append(edit)
             continue
         lines[index] = line[: edit.column] + edit.new + line[edit.column + len(edit.old) :]
-    return "".join(lines), misplaced
+    return "\n".join(lines), misplaced
 
 
 def write_atomically(path: Path, original: bytes, new_text: str) -> None:

@@ -1223,7 +1223,8 @@ class _Findings:
                 if env.name not in _KNOWN_ENVIRONMENTS:
                     self.problems.append(SourceProblem(
                         env.start, f"unknown environment `{env.name}`: the value of"
-                                   f" {', '.join(names)} is not read from it"))
+                                   f" {', '.join(names)} is not read from it; write it as a"
+                                   " bmatrix, pmatrix or another matrix environment"))
 
     def extract(self, items: Sequence[_Item]) -> ProseExtract:
         """The block's extract: named values, then every other number as free or exempt."""

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 #: What an author can do about a failure whose message does not say it already.
 _ADVICE = {
+    Failure.TIMEOUT: "make it faster, or give the check a longer :timeout:",
     Failure.OUTPUT_LIMIT: "print less, or raise verified_max_output in conf.py",
     Failure.MEMORY: "use less memory, or raise verified_max_memory_mb in conf.py",
     Failure.ORPHAN: "wait for every process the snippet starts, with Popen.wait or "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
@@ -82,18 +83,52 @@ def _depart_mark_html(self: Any, node: vnodes.verified_mark) -> None:
 _PASS = (_skip, _skip)
 
 
+def _visit_spaced(self: Any, node: nodes.Element) -> None:
+    """Other builders: the text alone, so a badge after another is set a space apart from it.
+
+    (HTML spaces its badges with CSS; in text or LaTeX ``numeric▲▲△✓ verified`` would run
+    together.)
+    """
+    if node.parent is not None and node.parent.index(node) > 0:
+        space = nodes.Text(" ")
+        self.visit_Text(space)
+        self.depart_Text(space)
+
+
+_SPACED = (_visit_spaced, _skip)
+
+
 def _add(app: Sphinx, node: type[nodes.Element], html: Any, others: Any = _PASS) -> None:
     """Register a node with its HTML rendering and one rendering for every other builder."""
     app.add_node(node, html=html, latex=others, text=others, man=others, texinfo=others)
+
+
+def _single_page_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """singlehtml: make ``#document-DOC#ID`` links, two fragments that lead nowhere, work.
+
+    Sphinx 9.0 no longer rewrites them (sphinx-doc/sphinx#14221), so every cross-reference of
+    the one-page book, ``{problem:ref}`` included, is dead. A link to an id that is unique on the
+    page becomes ``#ID``; one to an id several pages share (each problem's "Answer") leads to
+    the start of its page, ``#document-DOC``.
+    """
+    if app.builder.name != "singlehtml":
+        return
+    ids = Counter(i for node in doctree.findall(nodes.Element) for i in node["ids"])
+    for reference in doctree.findall(nodes.reference):
+        uri = reference.get("refuri", "")
+        page, double, target = uri[1:].partition("#")
+        if uri.startswith("#document-") and double:
+            reference["refuri"] = "#" + (target if ids[target] == 1 else page)
 
 
 def setup_render(app: Sphinx) -> None:
     """Register the nodes with a rendering for every builder Sphinx ships."""
     _add(app, vnodes.numeric_check, (_visit_check_html, _depart_div))
     _add(app, vnodes.problem_header, (_visit_header_html, _depart_div))
-    _add(app, vnodes.badge, (_visit_badge_html, _depart_badge_html))
-    _add(app, vnodes.verified_mark, (_visit_mark_html, _depart_mark_html))
+    _add(app, vnodes.badge, (_visit_badge_html, _depart_badge_html), _SPACED)
+    _add(app, vnodes.verified_mark, (_visit_mark_html, _depart_mark_html), _SPACED)
     _add(app, vnodes.collapsible, (_visit_collapsible_html, _depart_collapsible_html))
     _add(app, vnodes.summary, (_visit_summary_html, _depart_summary_html),
          (_visit_summary_paragraph, _depart_summary_paragraph))
     app.add_css_file("verified.css")
+    app.connect("doctree-resolved", _single_page_links, priority=900)  # after the tables' links

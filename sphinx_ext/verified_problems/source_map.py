@@ -16,7 +16,9 @@ Position = tuple[int, int]  # 0-based line index, 0-based column
 
 @lru_cache(maxsize=256)
 def _read_lines(path: str, mtime_ns: int) -> tuple[str, ...]:
-    return tuple(Path(path).read_text(encoding="utf-8", errors="replace").splitlines())
+    # Lines as MyST counts them: at "\n" only (str.splitlines also breaks at U+2028, U+0085 …).
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    return tuple(line.removesuffix("\r") for line in text.split("\n"))
 
 
 def source_lines(path: str) -> tuple[str, ...]:

@@ -11,10 +11,14 @@ def simple_table(
     headers: Sequence[str], rows: Iterable[Sequence[nodes.Node]], css_class: str
 ) -> nodes.table:
     """A table with a header row; each cell holds one inline node or text."""
+    rows = [list(cells) for cells in rows]
     table = nodes.table(classes=[css_class])
     group = nodes.tgroup(cols=len(headers))
     table += group
-    group.extend(nodes.colspec(colwidth=1) for _ in headers)
+    # Relative widths from the longest text of each column: the text builder lays them out.
+    widths = [max([len(header)] + [len(row[k].astext()) for row in rows])
+              for k, header in enumerate(headers)]
+    group.extend(nodes.colspec(colwidth=width) for width in widths)
     head = nodes.thead()
     head += _row([nodes.Text(h) for h in headers])
     group += head
