@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from sphinx.util import logging
+from sphinx.util.display import progress_message
 
+from .cache import environment_fingerprint
 from .config import VerifiedConfig, env_config, read_config
 from .runner import Limits, Runner, SnippetRequest, SnippetResult
 
@@ -128,8 +130,26 @@ def prefetch(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     todo = list(dict.fromkeys(r for r in requests if r not in state.results))
     if not todo:
         return
-    results = state.runner.run_many(todo)
+    with progress_message(f"verified: running or fetching {len(todo)} snippets"):
+        results = state.runner.run_many(todo)
     state.results.update(zip(todo, results, strict=True))
+
+
+def outdated_by_runtime(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """Re-read every checked page when Python or numpy changed: their output may differ.
+
+    The cache key already holds both versions; this makes the pages ask again.
+    """
+    now = environment_fingerprint()
+    before = getattr(env, "verified_runtime", None)
+    env.verified_runtime = now  # type: ignore[attr-defined]
+    if before is None or before == now:
+        return []
+    from .collector import pages
+
+    return sorted(d for d, report in pages(env).items() if report.snippets and d not in changed)
 
 
 def _requests_in(config: VerifiedConfig, source: Path) -> list[SnippetRequest]:

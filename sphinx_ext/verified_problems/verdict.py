@@ -68,5 +68,11 @@ def note_changes(
     return []
 
 
+def note_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """Remember that pages are read (an ``env-before-read-docs`` handler): whatever asked."""
+    if docnames:
+        _CHANGED[env] = True
+
+
 def _written(outdir: Path) -> bool:
     return (outdir / JSON_NAME).is_file() and (outdir / JUNIT_NAME).is_file()
