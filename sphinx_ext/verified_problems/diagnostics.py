@@ -47,8 +47,6 @@ class Subtype(StrEnum):
     LATEX = "latex"
     #: A problem's id, kind or difficulty is missing or malformed, or an id is used twice.
     PROBLEM = "problem"
-    #: A cross-reference to a problem id that no page declares.
-    PROBLEM_REF = "problem-ref"
     #: A configuration value of the extension has the wrong type or range.
     CONFIG = "config"
 
