@@ -199,10 +199,13 @@ def test_background_process_left_running_is_killed(
         import os, time
         pid = os.fork()
         if pid == 0:
-            with open({str(pid_file)!r}, "w") as f:
+            with open({str(pid_file)!r} + ".tmp", "w") as f:
                 f.write(f"{{os.getpid()}}\\n")
+            os.rename({str(pid_file)!r} + ".tmp", {str(pid_file)!r})
             time.sleep(120)
             os._exit(0)
+        while not os.path.exists({str(pid_file)!r}):  # the child is surely running now
+            time.sleep(0.01)
         print("x = 1.0")
         """,
     )

@@ -130,7 +130,7 @@ def prefetch(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     todo = list(dict.fromkeys(r for r in requests if r not in state.results))
     if not todo:
         return
-    with progress_message(f"verified: running or fetching {len(todo)} snippets"):
+    with progress_message(f"running {len(todo)} snippets (or taking them from the cache)"):
         results = state.runner.run_many(todo)
     state.results.update(zip(todo, results, strict=True))
 
