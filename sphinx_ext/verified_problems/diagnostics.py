@@ -37,6 +37,8 @@ class Subtype(StrEnum):
     UNOWNED = "unowned"
     #: Two page-wide checks on one page, or a section scope outside any section.
     SCOPE = "scope"
+    #: An option of ``check-numeric`` has a value it cannot take (``:scope: chapter``).
+    OPTION = "option"
     #: The snippet path is missing, outside the snippet folder, or otherwise unusable.
     SNIPPET_PATH = "snippet-path"
     #: The snippet crashed, hung, printed nothing, printed too much or undecodable bytes.

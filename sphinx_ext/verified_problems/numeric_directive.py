@@ -53,15 +53,35 @@ _EXCERPT_OPTIONS: OptionSpec = {
 }
 
 
-def _scope(argument: str | None) -> str:
-    return str(directives.choice(argument, ("page", "section")))
+def _options(options: dict[str, Any]) -> tuple[str, float | None, int | None, list[str]]:
+    """Scope, timeout and decimals, read here rather than by docutils.
 
-
-def _positive_float(argument: str | None) -> float:
-    value = float(directives.unchanged_required(argument))
-    if value <= 0:
-        raise ValueError("must be a positive number of seconds")
-    return value
+    A value docutils refused would only be a warning, and the check would quietly run
+    without it (or, for a missing path, not at all): here it is an error that fails the build.
+    """
+    errors = []
+    scope = options.get("scope", "page").strip() or "page"
+    if scope not in ("page", "section"):
+        errors.append(f":scope: is {scope!r}; write 'page' (the default) or 'section'")
+        scope = "page"
+    timeout: float | None = None
+    if "timeout" in options:
+        try:
+            timeout = float(options["timeout"])
+        except ValueError:
+            timeout = None
+        if timeout is None or not timeout > 0:
+            errors.append(f":timeout: is {options['timeout']!r}; write a positive number of "
+                          "seconds")
+            timeout = None
+    decimals: int | None = None
+    if "decimals" in options:
+        raw = options["decimals"].strip()
+        if raw.isdigit() and int(raw) <= 30:
+            decimals = int(raw)
+        else:
+            errors.append(f":decimals: is {raw!r}; write a whole number from 0 to 30")
+    return scope, timeout, decimals, errors
 
 
 class _DocumentData(Protocol):
@@ -80,24 +100,28 @@ def add_finding(env_temp: _DocumentData, finding: Finding) -> None:
 class CheckNumeric(SphinxDirective):
     """``check-numeric PATH``: verify the page's digits against what PATH prints."""
 
-    required_arguments = 1
+    required_arguments = 0
+    optional_arguments = 1
     has_content = False
     option_spec: ClassVar[OptionSpec] = {
         **_EXCERPT_OPTIONS,
-        "timeout": _positive_float,
-        "scope": _scope,
-        "decimals": directives.nonnegative_int,
+        "timeout": directives.unchanged,
+        "scope": directives.unchanged,
+        "decimals": directives.unchanged,
         "data": directives.unchanged_required,
         "caption": directives.unchanged,
     }
 
     def run(self) -> list[Node]:
         config = env_config(self.env)
-        written = self.arguments[0]
+        written = self.arguments[0] if self.arguments else ""
+        scope, timeout, decimals, errors = _options(self.options)
+        for error in errors:
+            self._finding(Subtype.OPTION, f"check-numeric {written}: {error}")
         node = vnodes.numeric_check(
             snippet=written,
-            scope=self.options.get("scope", "page"),
-            decimals=self.options.get("decimals"),
+            scope=scope,
+            decimals=decimals,
             stdout="",
             failure="",
             key="",
@@ -105,6 +129,13 @@ class CheckNumeric(SphinxDirective):
             classes=["no-search"],
         )
         self.set_source_info(node)
+        if not written:
+            message = ("check-numeric names no snippet; write the file name after the "
+                       "directive, as in ':::{check-numeric} ii-3-b01-attention-by-hand.py'")
+            self._finding(Subtype.SNIPPET_PATH, message)
+            node["failure"] = "path"
+            node += nodes.paragraph("", "No snippet was named, so nothing here was verified.")
+            return [node]
         try:
             path = resolve_snippet(config.snippet_dir, written)
             data = [resolve_snippet(config.snippet_dir, d)
@@ -119,7 +150,7 @@ class CheckNumeric(SphinxDirective):
         for extra in data:
             self.env.note_dependency(str(extra))
         result = run_snippet(
-            self.env, request_for(config, path, self.options.get("timeout"), data)
+            self.env, request_for(config, path, timeout, data)
         )
         for dependency in result.dependencies:
             self.env.note_dependency(str(dependency))
