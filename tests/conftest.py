@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
+from io import StringIO
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
+from sphinx.testing.util import SphinxTestApp
+from verified_problems.collector import pages
+from verified_problems.records import PageReport
 
 # Sphinx colours its output when CI=true (as CI sets it); the tests read messages as text.
 os.environ["NO_COLOR"] = "1"
@@ -69,3 +76,78 @@ def replace_in(path: Path, old: str, new: str, count: int = 1) -> None:
     text = path.read_text(encoding="utf-8")
     assert text.count(old) >= count, f"{old!r} not in {path}"
     path.write_text(text.replace(old, new, count), encoding="utf-8")
+
+
+# -- one build of a root, as the build and problem tests read it ----------------------------------
+
+_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def strip_escape_sequences(text: str) -> str:
+    """The text without terminal colours (the test app's streams may be coloured)."""
+    return _COLOUR.sub("", text)
+
+
+@dataclass
+class Build:
+    """One finished build: its exit status, what it printed, what it read and wrote."""
+
+    srcdir: Path
+    statuscode: int
+    status: str
+    warning: str
+    read: list[str]
+    written: list[str]
+    reports: dict[str, PageReport]
+    parallel_read: bool
+
+    def messages(self) -> list[str]:
+        """The warning stream's lines, each page path relative to the root (``<root>`` else)."""
+        return [_relative(line, self.srcdir) for line in self.warning.splitlines() if line]
+
+    def summary(self) -> str:
+        """The extension's one-line summary of the build (``verified: …``)."""
+        lines = [line for line in self.status.splitlines() if line.startswith("verified: ")]
+        assert lines, self.status
+        return lines[0]
+
+    def page(self, docname: str) -> BeautifulSoup:
+        """The built HTML of one page."""
+        return soup(self.srcdir / "_build" / "html" / f"{docname}.html")
+
+    def html(self, docname: str) -> str:
+        """The built HTML of one page as text, with the root's path taken out."""
+        text = (self.srcdir / "_build" / "html" / f"{docname}.html").read_text(encoding="utf-8")
+        return text.replace(str(self.srcdir), "<root>")
+
+
+def _relative(line: str, srcdir: Path) -> str:
+    for root in {str(srcdir.resolve()), str(srcdir)}:
+        if line.startswith(root + "/"):
+            line = line[len(root) + 1 :]
+        line = line.replace(root, "<root>")
+    return line
+
+
+def build_root(srcdir: Path, buildername: str = "html", **kwargs: Any) -> Build:
+    """Build a root with sphinx.testing's app, as ``sphinx-build`` would (no fresh env)."""
+    status, warning = StringIO(), StringIO()
+    app = SphinxTestApp(buildername, srcdir=srcdir, status=status, warning=warning, **kwargs)
+    read: list[str] = []
+    written: list[str] = []
+    app.connect("env-before-read-docs", lambda _app, _env, docnames: read.extend(docnames))
+    app.connect("doctree-resolved", lambda _app, _doctree, docname: written.append(docname))
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    return Build(
+        srcdir=srcdir,
+        statuscode=app.statuscode,
+        status=strip_escape_sequences(status.getvalue()),
+        warning=strip_escape_sequences(warning.getvalue()),
+        read=sorted(read),
+        written=sorted(written),
+        reports=dict(pages(app.env)),
+        parallel_read=app.parallel > 1 and app.is_parallel_allowed("read"),
+    )

@@ -11,87 +11,12 @@ from __future__ import annotations
 import re
 import shutil
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from io import StringIO
 from pathlib import Path
-from typing import Any
 
 import pytest
-from bs4 import BeautifulSoup
-from conftest import ROOTS, replace_in, soup, sphinx_build
-from sphinx.testing.util import SphinxTestApp
-from verified_problems.collector import pages
+from conftest import ROOTS, Build, replace_in, sphinx_build
+from conftest import build_root as build
 from verified_problems.records import PageReport
-
-# -- building -------------------------------------------------------------------------------
-
-_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
-
-
-def strip_escape_sequences(text: str) -> str:
-    """The text without terminal colours (the test app's streams may be coloured)."""
-    return _COLOUR.sub("", text)
-
-
-@dataclass
-class Build:
-    """One finished build: its exit status, what it printed and what it read."""
-
-    srcdir: Path
-    statuscode: int
-    status: str
-    warning: str
-    read: list[str]
-    reports: dict[str, PageReport]
-    parallel_read: bool
-
-    def messages(self) -> list[str]:
-        """The warning stream's lines, each page path relative to the root (``<root>`` else)."""
-        return [_relative(line, self.srcdir) for line in self.warning.splitlines() if line]
-
-    def summary(self) -> str:
-        """The extension's one-line summary of the build (``verified: …``)."""
-        lines = [line for line in self.status.splitlines() if line.startswith("verified: ")]
-        assert lines, self.status
-        return lines[0]
-
-    def page(self, docname: str) -> BeautifulSoup:
-        """The built HTML of one page."""
-        return soup(self.srcdir / "_build" / "html" / f"{docname}.html")
-
-    def html(self, docname: str) -> str:
-        """The built HTML of one page as text, with the root's path taken out."""
-        text = (self.srcdir / "_build" / "html" / f"{docname}.html").read_text(encoding="utf-8")
-        return text.replace(str(self.srcdir), "<root>")
-
-
-def _relative(line: str, srcdir: Path) -> str:
-    for root in {str(srcdir.resolve()), str(srcdir)}:
-        if line.startswith(root + "/"):
-            line = line[len(root) + 1 :]
-        line = line.replace(root, "<root>")
-    return line
-
-
-def build(srcdir: Path, **kwargs: Any) -> Build:
-    """Build a root with sphinx.testing's app, as ``sphinx-build`` would (no fresh env)."""
-    status, warning = StringIO(), StringIO()
-    app = SphinxTestApp("html", srcdir=srcdir, status=status, warning=warning, **kwargs)
-    read: list[str] = []
-    app.connect("env-before-read-docs", lambda _app, _env, docnames: read.extend(docnames))
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    return Build(
-        srcdir=srcdir,
-        statuscode=app.statuscode,
-        status=strip_escape_sequences(status.getvalue()),
-        warning=strip_escape_sequences(warning.getvalue()),
-        read=read,
-        reports=dict(pages(app.env)),
-        parallel_read=app.parallel > 1 and app.is_parallel_allowed("read"),
-    )
 
 
 def copy(name: str, target: Path) -> Path:

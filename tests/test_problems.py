@@ -9,66 +9,18 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
-from io import StringIO
 from pathlib import Path
-from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup, Tag
-from conftest import replace_in, soup, sphinx_build
-from sphinx.testing.util import SphinxTestApp
-from sphinx.util.console import strip_escape_sequences
+from conftest import Build, replace_in, sphinx_build
+from conftest import build_root as build
 from verified_problems.problems import sort_key
 
 POLICY_3 = (
     "All values rounded to 3 d.p. Intermediate quantities carry full precision; "
     "only what is printed is rounded."
 )
-
-
-@dataclass
-class Build:
-    """One finished build: exit status, what it printed, what it read and wrote."""
-
-    srcdir: Path
-    statuscode: int
-    status: str
-    warning: str
-    read: list[str]
-    written: list[str]
-    parallel_read: bool
-
-    def messages(self) -> list[str]:
-        """The warning stream's lines, with the root's path taken out."""
-        root = str(self.srcdir) + "/"
-        return [line.replace(root, "") for line in self.warning.splitlines() if line]
-
-    def page(self, docname: str) -> BeautifulSoup:
-        return soup(self.srcdir / "_build" / "html" / f"{docname}.html")
-
-
-def build(srcdir: Path, buildername: str = "html", **kwargs: Any) -> Build:
-    """Build a root as ``sphinx-build`` would (keeping the environment of an earlier build)."""
-    status, warning = StringIO(), StringIO()
-    app = SphinxTestApp(buildername, srcdir=srcdir, status=status, warning=warning, **kwargs)
-    read: list[str] = []
-    written: list[str] = []
-    app.connect("env-before-read-docs", lambda _app, _env, docnames: read.extend(docnames))
-    app.connect("doctree-resolved", lambda _app, _doctree, docname: written.append(docname))
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    return Build(
-        srcdir=srcdir,
-        statuscode=app.statuscode,
-        status=strip_escape_sequences(status.getvalue()),
-        warning=strip_escape_sequences(warning.getvalue()),
-        read=sorted(read),
-        written=sorted(written),
-        parallel_read=app.parallel > 1 and app.is_parallel_allowed("read"),
-    )
 
 
 def one(page: BeautifulSoup, selector: str) -> Tag:
