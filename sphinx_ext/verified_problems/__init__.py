@@ -16,6 +16,7 @@ from .digit_marks import mark_digits
 from .exemptions import setup_exemptions
 from .numeric_directive import setup_numeric_directive
 from .problems import setup_problems
+from .recovery import setup_recovery
 from .render import setup_render
 from .snippets import close, outdated_by_runtime, prefetch
 from .verdict import note_changes, note_reading, report_verdict
@@ -42,6 +43,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_exemptions(app)
     setup_problems(app)
     setup_collector(app)
+    setup_recovery(app)
     setup_verification_page(app)
     setup_verify_builder(app)
     app.connect("builder-inited", _add_static)

@@ -1,0 +1,35 @@
+"""A build after an interrupted one gives what a clean build gives, search index included."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import sphinx_build
+
+
+@pytest.mark.parametrize("damage", ["cut short", "missing"])
+def test_a_damaged_search_index_is_rebuilt_whole(
+    copy_root: Callable[[str], Path], tmp_path: Path, damage: str
+) -> None:
+    srcdir = copy_root("plain")
+    clean = sphinx_build(srcdir)
+    assert clean.returncode == 0, clean.stderr
+    index = srcdir / "_build" / "html" / "searchindex.js"
+    expected = index.read_bytes()
+    shutil.copytree(srcdir / "_build" / "html", tmp_path / "clean-html")
+    if damage == "cut short":  # as a build killed while writing it leaves it
+        index.write_bytes(expected[: len(expected) // 3])
+    else:
+        index.unlink()
+    again = sphinx_build(srcdir)
+    assert again.returncode == 0, again.stderr
+    assert "Traceback" not in again.stdout + again.stderr
+    assert "reading every page again" in again.stdout
+    assert index.read_bytes() == expected
+    assert (srcdir / "_build" / "html" / "index.html").read_bytes() == (
+        tmp_path / "clean-html" / "index.html"
+    ).read_bytes()
