@@ -7,7 +7,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from conftest import sphinx_build
 
 
@@ -33,3 +32,22 @@ def test_a_damaged_search_index_is_rebuilt_whole(
     assert (srcdir / "_build" / "html" / "index.html").read_bytes() == (
         tmp_path / "clean-html" / "index.html"
     ).read_bytes()
+
+
+def test_a_page_cut_short_by_an_interrupted_build_is_written_again(
+    copy_root: Callable[[str], Path],
+) -> None:
+    srcdir = copy_root("plain")
+    assert sphinx_build(srcdir).returncode == 0
+    out = srcdir / "_build" / "html"
+    assert not (out / ".verified-build-unfinished").exists()
+    page = out / "index.html"
+    whole = page.read_bytes()
+    # What a build killed while writing this page leaves: the page cut short, the marker there.
+    page.write_bytes(whole[: len(whole) // 2])
+    (out / ".verified-build-unfinished").touch()
+    again = sphinx_build(srcdir)
+    assert again.returncode == 0, again.stderr
+    assert "the last build did not finish; reading every page again" in again.stdout
+    assert page.read_bytes() == whole
+    assert not (out / ".verified-build-unfinished").exists()

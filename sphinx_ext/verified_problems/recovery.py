@@ -1,10 +1,12 @@
 """After an interrupted build, the next one must give what a clean build gives.
 
-Sphinx writes ``searchindex.js`` in place at the end of an HTML build. A build killed while
-writing it (or an output folder removed while the doctrees were kept) leaves an index that the
-next build cannot load; when that build has no page to read, Sphinx 9.0 then fails on an empty
-index, and when it has a few, it publishes an incomplete one. Re-reading every page in that
-case rebuilds the index whole.
+Sphinx writes its output in place: a build killed half-way can leave a page or
+``searchindex.js`` cut short, and the next build, judging by modification times, keeps them.
+So a marker file in the output folder says a build is under way; if the next build finds it,
+the last one never finished, and every page is read and written again. Separately, a search
+index that cannot be read (an output folder removed while the doctrees were kept) also makes
+every page be read again: with no page to read, Sphinx 9.0 fails on an empty index, and with a
+few it publishes an incomplete one.
 """
 
 from __future__ import annotations
@@ -19,6 +21,35 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
 logger = logging.getLogger(__name__)
+
+MARKER = ".verified-build-unfinished"
+
+
+def _marker(app: Sphinx) -> Path:
+    return Path(app.outdir) / MARKER
+
+
+def _start(app: Sphinx) -> None:
+    marker = _marker(app)
+    app.env.verified_interrupted = marker.exists()  # type: ignore[attr-defined]
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.touch()
+
+
+def _finish(app: Sphinx, exception: BaseException | None) -> None:
+    if exception is None:
+        _marker(app).unlink(missing_ok=True)
+
+
+def reread_after_interruption(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """Every page, when the last build into this output folder did not finish."""
+    if not getattr(env, "verified_interrupted", False):
+        return []
+    env.verified_interrupted = False  # type: ignore[attr-defined]
+    logger.info("verified: the last build did not finish; reading every page again")
+    return sorted(set(env.found_docs) - added - changed)
 
 
 def reread_without_search_index(
@@ -49,5 +80,8 @@ def _loads(path: Path, builder: Any) -> bool:
 
 
 def setup_recovery(app: Sphinx) -> None:
-    """Register the check."""
+    """Register the checks and the marker."""
+    app.connect("builder-inited", _start)
+    app.connect("env-get-outdated", reread_after_interruption)
     app.connect("env-get-outdated", reread_without_search_index)
+    app.connect("build-finished", _finish, priority=1000)
