@@ -296,7 +296,7 @@ KILLS = [
     ("pickling environment", 0),  # every page read and pickled, nothing written yet
     ("writing output... [ 43%]", 0),  # part of the HTML written
     ("dumping search index", 0),  # all HTML written, the reports and the verdict not yet
-    (1.0, 0),  # whenever that is
+    (0.5, 0),  # halfway through a build as long as the clean one, whatever phase that is
     # The same with a wrong digit: the resumed build must fail as the clean one does.
     ("reading sources... [ 57%]", 1),
     ("pickling environment", 1),
@@ -314,9 +314,12 @@ def test_a_killed_build_then_a_build_equals_one_clean_build(
         text = page.read_text(encoding="utf-8")
         assert text.count(WRONG[1]) == 1
         page.write_text(text.replace(WRONG[1], WRONG[2]), encoding="utf-8")
+    started = time.monotonic()
     clean = clean_build(root, tmp_path / "clean", status=status)
+    took = time.monotonic() - started
     shutil.rmtree(root / "_build")
-    kill_after(root, trigger)
+    # A number is a fraction of the clean build's time: a fixed delay could outlast a build.
+    kill_after(root, trigger * took if isinstance(trigger, float) else trigger)
     done = build(root, status=status)
     resumed = root / "_build" / "html"
     assert differences(clean, resumed) == []
