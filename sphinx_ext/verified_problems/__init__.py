@@ -19,7 +19,7 @@ from .problems import setup_problems
 from .recovery import setup_recovery
 from .render import setup_render
 from .snippets import close, outdated_by_runtime, prefetch
-from .verdict import note_changes, note_reading, report_verdict
+from .verdict import note_change, report_verdict
 from .verification_page import setup_verification_page
 from .verify_builder import setup_verify_builder
 
@@ -48,9 +48,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_verify_builder(app)
     app.connect("builder-inited", _add_static)
     app.connect("env-before-read-docs", prefetch)
-    app.connect("env-before-read-docs", note_reading)
     app.connect("env-get-outdated", outdated_by_runtime)
-    app.connect("env-get-outdated", note_changes, priority=900)
+    app.connect("env-purge-doc", note_change)
     app.connect("doctree-resolved", mark_digits)
     app.connect("build-finished", report_verdict, priority=400)
     app.connect("build-finished", close, priority=900)

@@ -46,3 +46,11 @@ class badge(nodes.Inline, nodes.TextElement):
 
 class verified_mark(nodes.General, nodes.Inline, nodes.TextElement):
     """The mark in a problem header that its digits were checked; ``tip`` says by what."""
+
+
+def enclosing_section(node: nodes.Node) -> nodes.section | None:
+    """The section a node stands in: a problem takes its title from it, a check its scope."""
+    parent = node.parent
+    while parent is not None and not isinstance(parent, nodes.section):
+        parent = parent.parent
+    return parent

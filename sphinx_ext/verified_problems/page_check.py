@@ -9,7 +9,7 @@ written above it. Scope rule: a check with ``:scope: section`` owns the section 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from docutils import nodes
@@ -21,10 +21,10 @@ from .digits import Policy
 from .latex import extract_math
 from .numbers import ProseExtract, ProseNumber, Transcript
 from .prose import extract_text
-from .records import NumberRecord, PageReport, SnippetRecord
+from .records import NumberRecord, PageReport, SnippetRecord, in_context
 from .source_map import Cursor, Position, offset_to_position, source_lines
 from .transcript import parse_transcript
-from .verify import Outcome, Placed, PlacedValue, Verdict, verify
+from .verify import Outcome, Placed, PlacedValue, Verdict, index_label, verify
 
 if TYPE_CHECKING:
     from .config import VerifiedConfig
@@ -84,11 +84,11 @@ def check_page(docname: str, doctree: nodes.document, config: VerifiedConfig) ->
         else:
             shares[id(owner)].regions.append(region)
     policy = _policy(doctree, config)
-    outcomes = [(c, _check_share(docname, shares[id(c)], policy, report)) for c in checks]
-    failed_numbers = sum(v.failed for _, verdicts in outcomes for v in verdicts or ())
-    other_errors = len(report.errors) - failed_numbers
-    for check, verdicts in outcomes:
-        _fill_verdict(check, verdicts, other_errors)
+    records = [_check_share(docname, shares[id(c)], policy, report) for c in checks]
+    report.snippets.extend(records)
+    other_errors = len(report.errors) - sum(record.failed for record in records)
+    for check, record in zip(checks, records, strict=True):
+        _fill_verdict(check, record, other_errors)
     return report
 
 
@@ -99,7 +99,7 @@ def _scopes(
     by_section: dict[int, vnodes.numeric_check] = {}
     for check in checks:
         if check["scope"] == "section":
-            section = _enclosing_section(check)
+            section = vnodes.enclosing_section(check)
             if section is None:
                 _add(report, docname, check.line, Subtype.SCOPE,
                      f"check-numeric {check['snippet']} has ':scope: section' but stands in no "
@@ -118,13 +118,6 @@ def _scopes(
     return page_check, by_section
 
 
-def _enclosing_section(node: nodes.Node) -> nodes.section | None:
-    parent = node.parent
-    while parent is not None and not isinstance(parent, nodes.section):
-        parent = parent.parent
-    return parent
-
-
 def _owner(
     node: nodes.Node,
     page_check: vnodes.numeric_check | None,
@@ -141,7 +134,7 @@ def _owner(
 def _policy(doctree: nodes.document, config: VerifiedConfig) -> Policy:
     for header in doctree.findall(vnodes.problem_header):
         if header.get("decimals") is not None:
-            return Policy(decimals=header["decimals"], rounding=config.policy.rounding)
+            return replace(config.policy, decimals=header["decimals"])
     return config.policy
 
 
@@ -220,10 +213,13 @@ class _Walker:
 
 
 def _offsets(extract: ProseExtract) -> list[int]:
-    offsets = [n.start for n in extract.free + extract.exempt]
-    offsets += [cell.start for value in extract.named for cell in value.cells]
+    offsets = [n.start for n in _numbers_of(extract)]
     offsets += [p.where for p in extract.problems + extract.arithmetic]
     return sorted(set(offsets))
+
+
+def _numbers_of(extract: ProseExtract) -> list[ProseNumber]:
+    return [c for v in extract.named for c in v.cells] + extract.free + extract.exempt
 
 
 def _regions(doctree: nodes.document, config: VerifiedConfig, source: str) -> Iterator[_Region]:
@@ -232,9 +228,14 @@ def _regions(doctree: nodes.document, config: VerifiedConfig, source: str) -> It
 
 def _place(region: _Region, number: ProseNumber) -> Placed:
     position = region.placed.get(number.start)
-    if position is None:
-        return Placed(number, _node_line(region.node), None, region.context)
-    return Placed(number, position[0] + 1, position[1], region.context)
+    column = position[1] if position is not None else None
+    return Placed(number, _line_of(region, number.start), column, region.context)
+
+
+def _line_of(region: _Region, offset: int) -> int | None:
+    """The 1-based source line of an offset in a region, or its block's line if unplaced."""
+    position = region.placed.get(offset)
+    return position[0] + 1 if position is not None else _node_line(region.node)
 
 
 def _node_line(node: nodes.Node) -> int | None:
@@ -251,16 +252,12 @@ def _node_line(node: nodes.Node) -> int | None:
 
 def _report_latex(docname: str, region: _Region, report: PageReport) -> None:
     for problem in region.extract.problems:
-        position = region.placed.get(problem.where)
-        line = position[0] + 1 if position else _node_line(region.node)
-        _add(report, docname, line, Subtype.LATEX, problem.message)
+        _add(report, docname, _line_of(region, problem.where), Subtype.LATEX, problem.message)
     if region.exempt:
         return
-    suffix = f" ({region.context})" if region.context else ""
     for problem in region.extract.arithmetic:
-        position = region.placed.get(problem.where)
-        line = position[0] + 1 if position else _node_line(region.node)
-        _add(report, docname, line, Subtype.ARITHMETIC, problem.message + suffix)
+        _add(report, docname, _line_of(region, problem.where), Subtype.ARITHMETIC,
+             in_context(problem.message, region.context))
 
 
 def _report_unowned(docname: str, region: _Region, report: PageReport) -> None:
@@ -276,11 +273,11 @@ def _report_unowned(docname: str, region: _Region, report: PageReport) -> None:
 
 def _check_share(
     docname: str, share: _Share, policy: Policy, report: PageReport
-) -> list[Verdict] | None:
-    """Check what one snippet owns; None when the snippet could not be run."""
+) -> SnippetRecord:
+    """Check what one snippet owns; its numbers and findings go into the page's report."""
     check = share.check
     if check.get("decimals") is not None:
-        policy = Policy(decimals=check["decimals"], rounding=policy.rounding)
+        policy = replace(policy, decimals=check["decimals"])
     named: list[PlacedValue] = []
     free: list[Placed] = []
     exempt: list[Placed] = []
@@ -296,17 +293,14 @@ def _check_share(
             free += [_place(region, n) for n in region.extract.free]
         exempt += [_place(region, n) for n in region.extract.exempt]
     if check["failure"]:
-        report.snippets.append(_snippet_record(check, [], failed=0))
-        return None
+        return _snippet_record(check, [])
     transcript = parse_transcript(check["stdout"])
     _report_transcript(docname, check, transcript, report)
     verdicts = verify(transcript, named, free, exempt, policy)
     for verdict in verdicts:
         _record(docname, check, verdict, report)
     _annotate_math(share.regions, verdicts, check["snippet"])
-    failed = sum(v.failed for v in verdicts)
-    report.snippets.append(_snippet_record(check, verdicts, failed))
-    return verdicts
+    return _snippet_record(check, verdicts)
 
 
 SPANS_ATTRIBUTE = "verified_spans"
@@ -334,21 +328,13 @@ def _annotate_math(regions: list[_Region], verdicts: list[Verdict], snippet: str
         )
 
 
-def _numbers_of(extract: ProseExtract) -> list[ProseNumber]:
-    return [c for v in extract.named for c in v.cells] + extract.free + extract.exempt
-
-
 def _tooltip(verdict: Verdict, snippet: str) -> str:
     if verdict.kind == "exempt":
         return "not checked: exempted by the author"
-    label = f"{verdict.name}{_index_text(verdict.index)}" if verdict.name else "free digit"
+    label = f"{verdict.name}{index_label(verdict.index)}" if verdict.name else "free digit"
     if verdict.outcome is Outcome.MATCH:
         return f"{label}: checked against {snippet}, printed {verdict.printed}"
     return f"{label}: differs from {snippet}, printed {verdict.printed}"
-
-
-def _index_text(index: tuple[int, ...] | None) -> str:
-    return f"[{','.join(map(str, index))}]" if index else ""
 
 
 def _report_transcript(
@@ -371,13 +357,14 @@ def _record(
     docname: str, check: vnodes.numeric_check, verdict: Verdict, report: PageReport
 ) -> None:
     placed = verdict.placed
-    suffix = f" ({placed.context})" if placed.context else ""
     if verdict.failed:
-        _add(report, docname, placed.line, _SUBTYPES[verdict.outcome], verdict.message + suffix)
+        _add(report, docname, placed.line, _SUBTYPES[verdict.outcome],
+             in_context(verdict.message, placed.context))
     elif verdict.over_policy:
+        message = (f"{placed.number.text} shows more decimals than the rounding policy; it was "
+                   f"compared at its own {verdict.places} d.p.")
         _add(report, docname, placed.line, Subtype.PRECISION,
-             f"{placed.number.text} shows more decimals than the rounding policy; it was "
-             f"compared at its own {verdict.places} d.p.{suffix}")
+             in_context(message, placed.context))
     report.numbers.append(NumberRecord(
         line=placed.line, column=placed.column, kind=verdict.kind, name=verdict.name,
         index=verdict.index, prose=placed.number.text, printed=verdict.printed,
@@ -386,9 +373,7 @@ def _record(
     ))
 
 
-def _snippet_record(
-    check: vnodes.numeric_check, verdicts: list[Verdict], failed: int
-) -> SnippetRecord:
+def _snippet_record(check: vnodes.numeric_check, verdicts: list[Verdict]) -> SnippetRecord:
     return SnippetRecord(
         snippet=check["snippet"], line=check.line, key=check.get("key", ""),
         seconds=float(check.get("seconds", 0.0)), cached=bool(check.get("cached", False)),
@@ -396,13 +381,11 @@ def _snippet_record(
         named=sum(v.kind == "named" for v in verdicts),
         free=sum(v.kind == "free" for v in verdicts),
         exempt=sum(v.kind == "exempt" for v in verdicts),
-        failed=failed,
+        failed=sum(v.failed for v in verdicts),
     )
 
 
-def _fill_verdict(
-    check: vnodes.numeric_check, verdicts: list[Verdict] | None, other_errors: int
-) -> None:
+def _fill_verdict(check: vnodes.numeric_check, record: SnippetRecord, other_errors: int) -> None:
     """Say on the page what the build checked, and whether the page passed."""
     line = next(
         (p for p in check.findall(nodes.paragraph) if vnodes.VERDICT_CLASS in p["classes"]), None
@@ -410,23 +393,19 @@ def _fill_verdict(
     if line is None:
         return
     line.children = []
-    line += nodes.Text(_verdict_text(verdicts, other_errors))
+    line += nodes.Text(_verdict_text(record, other_errors))
 
 
-def _verdict_text(verdicts: list[Verdict] | None, other_errors: int) -> str:
-    if verdicts is None:
+def _verdict_text(record: SnippetRecord, other_errors: int) -> str:
+    if record.failure:
         return "The snippet failed at build time: nothing on this page was verified."
-    named = sum(v.kind == "named" for v in verdicts)
-    free = sum(v.kind == "free" for v in verdicts)
-    exempt = sum(v.kind == "exempt" for v in verdicts)
-    failed = sum(v.failed for v in verdicts)
-    counts = (f"{_plural(named, 'named entry', 'named entries')} and "
-              f"{_plural(free, 'free digit', 'free digits')} checked")
-    if exempt:
-        counts += f", {_plural(exempt, 'number', 'numbers')} exempt"
-    if failed:
-        differ = "differs" if failed == 1 else "differ"
-        return (f"Executed at build. {failed} of the digits above {differ} from what it "
+    counts = (f"{_plural(record.named, 'named entry', 'named entries')} and "
+              f"{_plural(record.free, 'free digit', 'free digits')} checked")
+    if record.exempt:
+        counts += f", {_plural(record.exempt, 'number', 'numbers')} exempt"
+    if record.failed:
+        differ = "differs" if record.failed == 1 else "differ"
+        return (f"Executed at build. {record.failed} of the digits above {differ} from what it "
                 f"printed ({counts}).")
     if other_errors:
         return (f"Executed at build, but this page does not pass: "

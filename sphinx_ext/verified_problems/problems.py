@@ -310,9 +310,7 @@ def _register(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def _section_title(node: nodes.Node) -> str:
-    parent = node.parent
-    while parent is not None and not isinstance(parent, nodes.section):
-        parent = parent.parent
+    parent = vnodes.enclosing_section(node)
     if parent is not None and parent.children and isinstance(parent[0], nodes.title):
         return str(parent[0].astext())
     return ""

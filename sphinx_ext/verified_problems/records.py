@@ -14,6 +14,11 @@ from typing import Any
 from .diagnostics import Finding
 
 
+def in_context(message: str, context: str) -> str:
+    """A message as the build log prints it: with the heading it stands under, if any."""
+    return f"{message} ({context})" if context else message
+
+
 @dataclass(frozen=True)
 class NumberRecord:
     """One prose number and what became of it (a row of ``verification.json``)."""

@@ -59,24 +59,30 @@ def reread_without_search_index(
     builder: Any = app.builder
     if not getattr(builder, "search", False) or not hasattr(builder, "searchindex_filename"):
         return []
-    if not env.all_docs or _loads(Path(builder.outdir) / builder.searchindex_filename, builder):
+    if not env.all_docs or _whole(Path(builder.outdir) / builder.searchindex_filename, builder):
         return []
     logger.info("verified: the search index of an earlier build is missing or cut short; "
                 "reading every page again")
     return sorted(set(env.found_docs) - added - changed)
 
 
-def _loads(path: Path, builder: Any) -> bool:
+def _whole(path: Path, builder: Any) -> bool:
+    """Whether the index is there and ends as written: read its two ends, not all of it.
+
+    Sphinx loads the index itself a moment later; parsing it here too would double that cost
+    on every build, for a check that only an interrupted build needs.
+    """
+    prefix = getattr(builder.indexer_format, "PREFIX", "").encode()
+    suffix = getattr(builder.indexer_format, "SUFFIX", "").encode()
     try:
-        if builder.indexer_dumps_unicode:
-            with path.open(encoding="utf-8") as stream:
-                builder.indexer_format.load(stream)
-        else:
-            with path.open("rb") as stream:
-                builder.indexer_format.load(stream)
-    except (OSError, ValueError):
+        with path.open("rb") as stream:
+            head = stream.read(len(prefix))
+            size = stream.seek(0, 2)
+            stream.seek(max(size - len(suffix) - 1, 0))
+            tail = stream.read().rstrip()
+    except OSError:
         return False
-    return True
+    return head == prefix and tail.endswith(suffix) and size > len(prefix) + len(suffix)
 
 
 def setup_recovery(app: Sphinx) -> None:

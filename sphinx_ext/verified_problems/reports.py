@@ -16,7 +16,8 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from .diagnostics import Subtype
-from .records import PageReport
+from .records import PageReport, in_context
+from .verify import index_label
 
 JSON_NAME = "verification.json"
 JUNIT_NAME = "verification.xml"
@@ -65,15 +66,13 @@ def build_junit(reports: Mapping[str, PageReport]) -> ET.Element:
 def _cases(report: PageReport) -> Iterable[ET.Element]:
     classname = report.docname.replace("/", ".")
     for number in report.numbers:
-        label = number.name + _index(number.index) if number.name else f"free {number.prose}"
+        label = number.name + index_label(number.index) if number.name else f"free {number.prose}"
         case = ET.Element("testcase", classname=classname,
                           name=f"line {number.line}: {label} ({number.snippet})")
         if number.status == "exempt":
             ET.SubElement(case, "skipped", message="exempted by the author")
         elif number.status != "match":
-            # the build log's message: the number's, then the step it stands in
-            context = f" ({number.context})" if number.context else ""
-            located = f"{report.source}:{number.line}: {number.message}{context}"
+            located = f"{report.source}:{number.line}: {in_context(number.message, number.context)}"
             failure = ET.SubElement(case, "failure", message=located, type=number.status)
             failure.text = located
         yield case
@@ -86,10 +85,6 @@ def _cases(report: PageReport) -> Iterable[ET.Element]:
         failure = ET.SubElement(case, "failure", message=located, type=finding.subtype.value)
         failure.text = located
         yield case
-
-
-def _index(index: tuple[int, ...] | None) -> str:
-    return f"[{','.join(map(str, index))}]" if index else ""
 
 
 def write_reports(

@@ -7,7 +7,6 @@ All snippets a build needs are run together, in parallel, before any page is rea
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -17,6 +16,7 @@ from sphinx.util import logging
 from sphinx.util.display import progress_message
 
 from .cache import environment_fingerprint
+from .collector import pages
 from .config import VerifiedConfig, env_config, read_config
 from .runner import Limits, Runner, SnippetRequest, SnippetResult
 
@@ -94,7 +94,6 @@ def request_for(
 class _State:
     runner: Runner
     results: dict[SnippetRequest, SnippetResult]
-    started: float
 
 
 #: One runner per build environment (and so per process: a forked reader gets its own worker).
@@ -105,7 +104,7 @@ def _state(env: BuildEnvironment) -> _State:
     state = _STATES.get(env)
     if state is None:
         config = env_config(env)
-        state = _State(Runner(config.cache_dir, jobs=config.jobs), {}, time.monotonic())
+        state = _State(Runner(config.cache_dir, jobs=config.jobs), {})
         _STATES[env] = state
     return state
 
@@ -147,8 +146,6 @@ def outdated_by_runtime(
     env.verified_runtime = now  # type: ignore[attr-defined]
     if before is None or before == now:
         return []
-    from .collector import pages
-
     return sorted(d for d, report in pages(env).items() if report.snippets and d not in changed)
 
 

@@ -60,18 +60,9 @@ def report_verdict(app: Sphinx, exception: BaseException | None) -> None:
 _CHANGED: WeakKeyDictionary[BuildEnvironment, bool] = WeakKeyDictionary()
 
 
-def note_changes(
-    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
-) -> list[str]:
-    """Remember whether anything changed (an ``env-get-outdated`` handler)."""
-    _CHANGED[env] = bool(added or changed or removed) or _CHANGED.get(env, False)
-    return []
-
-
-def note_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    """Remember that pages are read (an ``env-before-read-docs`` handler): whatever asked."""
-    if docnames:
-        _CHANGED[env] = True
+def note_change(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    """Remember that a page's report changes (``env-purge-doc``: a page read again or removed)."""
+    _CHANGED[env] = True
 
 
 def _written(outdir: Path) -> bool:

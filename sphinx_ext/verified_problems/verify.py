@@ -194,7 +194,7 @@ def _check_against(
         flat = _flat_index(index, entry.shape)
         if flat is None:
             message = (
-                f"{entry.name}{_bracket(index)}: no such element, the printed {entry.name} is "
+                f"{entry.name}{index_label(index)}: no such element, the printed {entry.name} is "
                 f"{_shape_text(entry.shape)}"
             )
             return [Verdict("named", entry.name, index, first, Outcome.RANGE, None, None, False,
@@ -213,7 +213,7 @@ def _compare_cell(
     entry: Entry, index: tuple[int, ...], printed: str, cell: Placed, policy: Policy
 ) -> Verdict:
     comparison = compare(cell.number.text, printed, policy)
-    label = entry.name + _bracket(index)
+    label = entry.name + index_label(index)
     return _verdict("named", entry.name, index, cell, comparison, label)
 
 
@@ -291,7 +291,8 @@ def _flat_index(index: tuple[int, ...], shape: tuple[int, ...]) -> int | None:
     return flat
 
 
-def _bracket(index: tuple[int, ...]) -> str:
+def index_label(index: tuple[int, ...] | None) -> str:
+    """How an entry's 1-based index is shown everywhere: ``[1,2]``, nothing for a scalar."""
     return f"[{','.join(str(i) for i in index)}]" if index else ""
 
 
