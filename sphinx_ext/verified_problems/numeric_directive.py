@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.directives.code import LiteralIncludeReader
+from sphinx.util import parselinenos
 from sphinx.util.docutils import SphinxDirective
 
 from . import nodes as vnodes
@@ -156,8 +157,8 @@ class CheckNumeric(SphinxDirective):
             self.env.note_dependency(str(dependency))
         self._record(node, path, result)
         node += self._excerpt(path, written, config.snippet_dir)
-        node += self._full_script(path, written, config.snippet_dir)
-        node += self._transcript(result)
+        node += self._full_script(path, config.snippet_dir)
+        node += self._transcript(node["stdout"] or result.message)
         node += nodes.paragraph("", "", classes=[vnodes.VERDICT_CLASS])
         return [node]
 
@@ -194,14 +195,12 @@ class CheckNumeric(SphinxDirective):
             text = ""
         block = nodes.literal_block(text, text, language="python", classes=["verified-excerpt"])
         if "emphasize-lines" in self.options:
-            from sphinx.util import parselinenos
-
             lines = parselinenos(self.options["emphasize-lines"], text.count("\n") + 1)
             block["highlight_args"] = {"hl_lines": [n + 1 for n in lines]}
         caption = self.options.get("caption") or _relative(path, folder)
         return _captioned(block, caption)
 
-    def _full_script(self, path: Path, written: str, folder: Path) -> Node:
+    def _full_script(self, path: Path, folder: Path) -> Node:
         text = path.read_text(encoding="utf-8", errors="replace")
         count = len(text.splitlines())
         shown = _display_path(path, folder)
@@ -210,10 +209,9 @@ class CheckNumeric(SphinxDirective):
         box += nodes.literal_block(text, text, language="python", linenos=True)
         return box
 
-    def _transcript(self, result: SnippetResult) -> Node:
+    def _transcript(self, text: str) -> Node:
         box = vnodes.collapsible(classes=["verified-transcript"], open=True)
         box += vnodes.summary("", "What it printed at build time")
-        text = result.stdout if result.ok else _shown(result.stdout) or result.message
         box += nodes.literal_block(text, text, language="text")
         return box
 
