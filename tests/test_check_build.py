@@ -453,6 +453,23 @@ def test_a_parallel_build_gives_the_same_pages_and_verdict(failures: Build, tmp_
         assert parallel.html(page) == failures.html(page), page
 
 
+def test_snippets_run_while_a_single_reader_reads(tmp_path: Path) -> None:
+    """One reader: the snippets start in the background before the first page is read.
+
+    With ``-j 2`` they are finished before Sphinx forks its readers (a thread does not survive
+    a fork), so that build does not announce them as running alongside the reading.
+    """
+    serial = build(copy("incremental", tmp_path / "serial"))
+    started = serial.status.index("running 3 snippets (or taking them from the cache) while"
+                                  " pages are read")
+    assert started < serial.status.index("reading sources...")
+    assert "snippets: 3 run, 0 cached, 0 failed" in serial.summary()
+    parallel = build(copy("incremental", tmp_path / "parallel"), parallel=2)
+    assert "while pages are read" not in parallel.status
+    assert "running 3 snippets (or taking them from the cache)" in parallel.status
+    assert parallel.html("second") == serial.html("second")
+
+
 # -- 9. incremental builds ------------------------------------------------------------------
 
 

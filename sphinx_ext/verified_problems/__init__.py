@@ -18,7 +18,7 @@ from .numeric_directive import setup_numeric_directive
 from .problems import setup_problems
 from .recovery import setup_recovery
 from .render import setup_render
-from .snippets import close, outdated_by_runtime, prefetch
+from .snippets import close, finish_prefetch, outdated_by_runtime, prefetch
 from .verdict import note_change, report_verdict
 from .verification_page import setup_verification_page
 from .verify_builder import setup_verify_builder
@@ -48,6 +48,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_verify_builder(app)
     app.connect("builder-inited", _add_static)
     app.connect("env-before-read-docs", prefetch)
+    app.connect("env-updated", finish_prefetch)
     app.connect("env-get-outdated", outdated_by_runtime)
     app.connect("env-purge-doc", note_change)
     app.connect("doctree-resolved", mark_digits)

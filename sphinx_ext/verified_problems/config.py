@@ -9,7 +9,6 @@ stops with status 2, as ``sphinx-build`` does on its own fatal errors.)
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +41,7 @@ _VALUES: dict[str, tuple[Any, str, tuple[type, ...], str]] = {
     "timeout": (30.0, "env", (int, float), "seconds a snippet may run"),
     "max_output": (8 * 1024 * 1024, "env", (int,), "bytes a snippet may print"),
     "max_memory_mb": (4096, "env", (int,), "address space a snippet may use, in MiB"),
-    "jobs": (0, "", (int,), "snippets run at once; 0 means one per core"),
+    "jobs": (0, "", (int,), "snippets run at once; 0: one per core, less one for the reader"),
     "cache_dir": ("", "", (str,), "snippet result cache; empty means <doctreedir>/snippet-cache"),
     "macros": ({}, "env", (dict,), "LaTeX macros: name -> body or [body, nargs]"),
     "kinds": (["numeric", "derivation", "proof", "concept"], "env", (list,), "problem kinds"),
@@ -161,7 +160,7 @@ def _build(config: Config, confdir: Path, doctreedir: Path) -> VerifiedConfig:
         timeout=float(get("timeout")),
         max_output=int(get("max_output")),
         max_memory_mb=int(get("max_memory_mb")),
-        jobs=jobs or (os.cpu_count() or 1),
+        jobs=jobs,
         cache_dir=(confdir / cache_dir).resolve() if cache_dir else doctreedir / "snippet-cache",
         macros=_macros(get("macros")),
         kinds=tuple(kinds),

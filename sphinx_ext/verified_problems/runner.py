@@ -24,6 +24,7 @@ import tempfile
 import time
 import weakref
 from collections import deque
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -377,23 +378,26 @@ class Runner:
         """The result of one snippet: cached, or run now."""
         return self.run_many([request])[0]
 
-    def run_many(self, requests: Sequence[SnippetRequest]) -> list[SnippetResult]:
-        """Results in the order asked: cached ones at once, the rest run up to ``jobs`` at once."""
-        results: dict[int, SnippetResult] = {}
+    def run_many(
+        self, requests: Sequence[SnippetRequest], on_result: OnResult | None = None
+    ) -> list[SnippetResult]:
+        """Results in the order asked: cached ones at once, the rest run up to ``jobs`` at once.
+
+        ``on_result(index, result)`` hears of each result as soon as it is known, so a caller
+        in another thread can use the first results while the rest still run.
+        """
+        batch = _Batch(self, on_result)
         todo: list[_Pending] = []
         for index, request in enumerate(requests):
             prepared = self._prepare(index, request)
             if isinstance(prepared, SnippetResult):
-                results[index] = prepared
+                batch.finish(index, prepared)
             else:
                 todo.append(prepared)
-        ran = self._execute(todo)
-        for pending in todo:
-            self._remember(pending, ran[pending.index])
-        results.update(ran)
-        ordered = [results[i] for i in range(len(requests))]
-        self._count(ordered)
-        return ordered
+        queue = deque(todo)
+        while queue:
+            self._drive(queue, batch)
+        return [batch.results[i] for i in range(len(requests))]
 
     def _prepare(self, index: int, request: SnippetRequest) -> SnippetResult | _Pending:
         """A MISSING or cached result, or the pending run with its key."""
@@ -423,15 +427,7 @@ class Runner:
             dependencies=_dependencies(hit.modules, request),
         )
 
-    def _execute(self, todo: list[_Pending]) -> dict[int, SnippetResult]:
-        """Run everything not cached; a worker that dies fails its in-flight requests only."""
-        done: dict[int, SnippetResult] = {}
-        queue = deque(todo)
-        while queue:
-            self._drive(queue, done)
-        return done
-
-    def _drive(self, queue: deque[_Pending], done: dict[int, SnippetResult]) -> None:
+    def _drive(self, queue: deque[_Pending], batch: _Batch) -> None:
         inflight: dict[int, _Pending] = {}
         window = 2 * self.jobs  # keeps the worker busy without flooding its pipe
         try:
@@ -439,7 +435,7 @@ class Runner:
         except WorkerDied as death:
             while queue:  # no worker to be had: every request fails, none waits forever
                 pending = queue.popleft()
-                done[pending.index] = _failed(pending, Failure.WORKER, str(death))
+                batch.finish(pending.index, _failed(pending, Failure.WORKER, str(death)), pending)
             return
         try:
             while queue or inflight:
@@ -450,18 +446,18 @@ class Runner:
                     worker.submit(request_id, pending)
                 patience = _PATIENCE + max(p.request.limits.timeout for p in inflight.values())
                 for event in worker.exchange(patience):
-                    self._handle(event, worker, inflight, done)
+                    self._handle(event, worker, inflight, batch)
         except WorkerDied as death:
             self._slot.discard()
             for pending in inflight.values():
-                done[pending.index] = _failed(pending, Failure.WORKER, str(death))
+                batch.finish(pending.index, _failed(pending, Failure.WORKER, str(death)), pending)
 
     def _handle(
         self,
         event: dict[str, Any],
         worker: _Worker,
         inflight: dict[int, _Pending],
-        done: dict[int, SnippetResult],
+        batch: _Batch,
     ) -> None:
         kind, request_id = event.get("event"), event.get("id")
         if kind == "started" and isinstance(request_id, int):
@@ -469,7 +465,7 @@ class Runner:
         elif kind == "done" and isinstance(request_id, int) and request_id in inflight:
             worker.groups.pop(request_id, None)
             pending = inflight.pop(request_id)
-            done[pending.index] = _from_reply(pending, event)
+            batch.finish(pending.index, _from_reply(pending, event), pending)
 
     def _worker(self) -> _Worker:
         """The worker of this process, started now if needed (also after a fork)."""
@@ -487,13 +483,34 @@ class Runner:
         modules = [p for p in result.dependencies if p not in pending.request.data_files]
         self.cache.put(pending.key, pending.snippet_dir, result.stdout, result.seconds, modules)
 
-    def _count(self, results: list[SnippetResult]) -> None:
-        for result in results:
-            executed = not result.cached and result.failure is not Failure.MISSING
-            self.stats.run += executed
-            self.stats.cached += result.cached
-            self.stats.failed += not result.ok
-            self.stats.seconds += result.seconds if executed else 0.0
+    def _count(self, result: SnippetResult) -> None:
+        executed = not result.cached and result.failure is not Failure.MISSING
+        self.stats.run += executed
+        self.stats.cached += result.cached
+        self.stats.failed += not result.ok
+        self.stats.seconds += result.seconds if executed else 0.0
+
+
+#: Told of each result of a batch as it comes: its index in the batch and the result.
+OnResult = Callable[[int, SnippetResult], None]
+
+
+@dataclass
+class _Batch:
+    """The results of one ``run_many`` so far; each is cached, counted and passed on once."""
+
+    runner: Runner
+    on_result: OnResult | None
+    results: dict[int, SnippetResult] = field(default_factory=dict)
+
+    def finish(self, index: int, result: SnippetResult, pending: _Pending | None = None) -> None:
+        """Record one result (``pending``: it was run, and may go into the cache)."""
+        if pending is not None:
+            self.runner._remember(pending, result)
+        self.runner._count(result)
+        self.results[index] = result
+        if self.on_result is not None:
+            self.on_result(index, result)
 
 
 def _dependencies(modules: Sequence[Path], request: SnippetRequest) -> tuple[Path, ...]:

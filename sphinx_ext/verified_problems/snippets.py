@@ -1,13 +1,19 @@
 """Finding and running the book's snippets from Sphinx: path rules, one runner, prefetching.
 
-All snippets a build needs are run together, in parallel, before any page is read
-(``env-before-read-docs``); the directive then finds its result in memory or in the cache.
+All snippets a build needs are started together when Sphinx is about to read pages
+(``env-before-read-docs``). With one reading process they run in a background thread, in the
+order the pages are read, while the main thread reads: a page waits only if its own snippet has
+not finished yet. Before Sphinx forks parallel readers they are run to the end first (a thread
+does not survive a fork). Either way the directive finds its result in memory or in the cache.
 """
 
 from __future__ import annotations
 
+import os
 import re
-from dataclasses import dataclass
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
@@ -94,17 +100,28 @@ def request_for(
 class _State:
     runner: Runner
     results: dict[SnippetRequest, SnippetResult]
+    #: Results the background thread will deliver.
+    waiting: dict[SnippetRequest, Future[SnippetResult]] = field(default_factory=dict)
+    #: Held by whoever drives the runner: the background thread, or the directive's own run.
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    thread: threading.Thread | None = None
 
 
 #: One runner per build environment (and so per process: a forked reader gets its own worker).
 _STATES: WeakKeyDictionary[BuildEnvironment, _State] = WeakKeyDictionary()
 
 
-def _state(env: BuildEnvironment) -> _State:
+def _state(env: BuildEnvironment, cores_left: int = 0) -> _State:
+    """The runner of this environment; its worker uses all cores but ``cores_left``.
+
+    While snippets run in the background, the reading process keeps a core to itself
+    (unless ``verified_jobs`` says otherwise).
+    """
     state = _STATES.get(env)
     if state is None:
         config = env_config(env)
-        state = _State(Runner(config.cache_dir, jobs=config.jobs), {})
+        jobs = config.jobs or max(1, (os.cpu_count() or 1) - cores_left)
+        state = _State(Runner(config.cache_dir, jobs=jobs), {})
         _STATES[env] = state
     return state
 
@@ -113,25 +130,71 @@ def run_snippet(env: BuildEnvironment, request: SnippetRequest) -> SnippetResult
     """The result for one request: prefetched, cached, or run now."""
     state = _state(env)
     result = state.results.get(request)
-    if result is None:
-        result = state.runner.run(request)
-        state.results[request] = result
+    if result is not None:
+        return result
+    future = state.waiting.get(request)
+    if future is not None:
+        result = future.result()
+    else:
+        with state.lock:
+            result = state.runner.run(request)
+    state.results[request] = result
     return result
 
 
 def prefetch(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    """Run every snippet the pages about to be read will ask for, all at once."""
+    """Start every snippet the pages about to be read will ask for, in reading order."""
     config = read_config(app)
     requests: list[SnippetRequest] = []
     for docname in docnames:
         requests.extend(_requests_in(config, env.doc2path(docname)))
-    state = _state(env)
+    forked_readers = app.parallel > 1
+    state = _state(env, cores_left=0 if forked_readers else 1)
     todo = list(dict.fromkeys(r for r in requests if r not in state.results))
     if not todo:
         return
-    with progress_message(f"running {len(todo)} snippets (or taking them from the cache)"):
-        results = state.runner.run_many(todo)
-    state.results.update(zip(todo, results, strict=True))
+    if forked_readers:  # Sphinx may fork readers: finish here, so each fork has the results
+        with progress_message(f"running {len(todo)} snippets (or taking them from the cache)"):
+            results = state.runner.run_many(todo)
+        state.results.update(zip(todo, results, strict=True))
+        return
+    logger.info("running %d snippets (or taking them from the cache) while pages are read",
+                len(todo))
+    futures = [Future[SnippetResult]() for _ in todo]
+    state.waiting.update(zip(todo, futures, strict=True))
+    state.thread = threading.Thread(
+        target=_run_in_background, args=(state.runner, state.lock, todo, futures),
+        name="verified-snippets", daemon=True,
+    )
+    state.thread.start()
+
+
+def _run_in_background(
+    runner: Runner, lock: threading.Lock, todo: list[SnippetRequest],
+    futures: list[Future[SnippetResult]],
+) -> None:
+    """The background thread: results go to the futures one by one, as they come."""
+    with lock:
+        try:
+            runner.run_many(todo, lambda index, result: futures[index].set_result(result))
+        except BaseException as error:  # the reader waiting on a future sees it, not a hang
+            for future in futures:
+                if not future.done():
+                    future.set_exception(error)
+            raise
+
+
+def finish_prefetch(app: Sphinx, env: BuildEnvironment) -> None:
+    """After reading: wait for the background runs (a page may not have asked for one)."""
+    state = _STATES.get(env)
+    if state is None or state.thread is None:
+        return
+    state.thread.join()
+    state.thread = None
+    for request, future in state.waiting.items():
+        if future.exception() is None:
+            state.results.setdefault(request, future.result())
+    state.waiting.clear()
 
 
 def outdated_by_runtime(
@@ -168,9 +231,11 @@ def _requests_in(config: VerifiedConfig, source: Path) -> list[SnippetRequest]:
 
 
 def close(app: Sphinx, exception: BaseException | None) -> None:
-    """Stop the worker at the end of the build."""
+    """Stop the worker at the end of the build (after any background runs end)."""
     state = _STATES.pop(app.env, None)
     if state is not None:
+        if state.thread is not None:
+            state.thread.join()
         state.runner.close()
 
 
