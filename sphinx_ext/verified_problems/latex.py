@@ -90,11 +90,9 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import pairwise
 from types import MappingProxyType
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
-from pylatexenc import latexwalker
-from pylatexenc.macrospec import EnvironmentSpec, LatexContextDb, MacroSpec
-
+from .latex_tree import LatexSyntaxError, Node, parse, parse_strict
 from .numbers import NamedValue, ProseExtract, ProseNumber, SourceProblem
 from .prose import find_decimals
 
@@ -322,109 +320,28 @@ _MATH_LEXEME = re.compile(_NUMBER + r"|(?P<char>\S)")
 _BODY_LEXEME = re.compile(_NUMBER + r"|#(?P<param>[1-9])|(?P<char>\S)")  # #1 in macro bodies
 
 
-def _empty_context() -> Any:
-    db = LatexContextDb()
-    db.set_unknown_macro_spec(MacroSpec(""))
-    db.set_unknown_environment_spec(EnvironmentSpec(""))
-    return db
-
-
-_CONTEXT = _empty_context()
-
-
-def _parse(source: str, problems: list[SourceProblem]) -> list[Any]:
-    """pylatexenc nodes of ``source``: strict if it can, else tolerant with the problems."""
-    try:
-        return _nodes(source, tolerant=False)
-    except latexwalker.LatexWalkerError as error:
-        try:
-            nodes = _nodes(source, tolerant=True)
-        except latexwalker.LatexWalkerError:
-            nodes = []
-        problems.extend(_parse_problems(source, nodes, error))
-        return nodes
-
-
-def _nodes(source: str, *, tolerant: bool) -> list[Any]:
-    walker = latexwalker.LatexWalker(source, latex_context=_CONTEXT, tolerant_parsing=tolerant)
-    nodes, _, _ = walker.get_latex_nodes(pos=0)
-    return [node for node in nodes if node is not None]
-
-
-def _parse_problems(source: str, nodes: list[Any], error: Exception) -> list[SourceProblem]:
-    """The author's view of a strict parse error."""
-    message = str(getattr(error, "msg", "") or error)
-    where = int(getattr(error, "pos", 0) or 0)
-    if "mismatching closing brace" in message:
-        return [SourceProblem(where, "unbalanced braces: this `}` closes no `{`")]
-    bad = re.search(r"Bad \\(begin|end) macro", message)
-    if bad:
-        word = bad.group(1)
-        return [SourceProblem(where, f"`\\{word}` needs an environment name in braces, as in"
-                                     f" `\\{word}{{bmatrix}}`")]
-    stray = re.search(r"Unexpected closing environment: '([^']*)'", message)
-    if stray:
-        name = stray.group(1)
-        return [SourceProblem(where, f"`\\end{{{name}}}` here closes no `\\begin{{{name}}}`")]
-    wrong = re.search(r"environment: '([^']*)', was expecting '([^']*)'", message)
-    if wrong:
-        found, expected = wrong.groups()
-        return [SourceProblem(where, f"`\\end{{{found}}}` here closes `\\begin{{{expected}}}`;"
-                                     f" write `\\end{{{expected}}}`")]
-    unclosed = list(_unclosed(source, nodes))
-    if unclosed:
-        return unclosed
-    return [SourceProblem(where, f"this LaTeX cannot be read: {message}")]
-
-
-def _unclosed(source: str, nodes: Sequence[Any]) -> Iterator[SourceProblem]:
-    """Groups and environments of a tolerant parse that the input never closes."""
-    for node in nodes:
-        if node is None:
-            continue
-        end = node.pos + node.len
-        if isinstance(node, latexwalker.LatexGroupNode) and not _closes(node, source, "}"):
-            yield SourceProblem(node.pos, "unbalanced braces: the `{` at this point is never"
-                                          " closed")
-        if isinstance(node, latexwalker.LatexEnvironmentNode):
-            name = node.environmentname
-            if not re.search(r"\\end\s*\{" + re.escape(name) + r"\}\s*$", source[:end]):
-                yield SourceProblem(node.pos, f"`\\begin{{{name}}}` is never closed by"
-                                              f" `\\end{{{name}}}`")
-        if isinstance(node, latexwalker.LatexMathNode):
-            opener, closer = node.delimiters
-            if not source[node.pos : end].endswith(closer) or node.len <= len(opener):
-                yield SourceProblem(node.pos, f"this `{opener}` is never closed by `{closer}`")
-        yield from _unclosed(source, getattr(node, "nodelist", None) or [])
-
-
-def _closes(node: Any, source: str, closer: str) -> bool:
-    end = node.pos + node.len
-    children = [child for child in node.nodelist or [] if child is not None]
-    last = children[-1].pos + children[-1].len if children else node.pos + 1
-    return end > last and source[end - 1] == closer
-
-
 @dataclass
 class _Reader:
-    """Turns pylatexenc nodes into tokens; ``at`` is set when reading a macro body."""
+    """Turns the tree's nodes into tokens; ``at`` is set when reading a macro body."""
 
     at: tuple[int, int] | None = None
 
-    def read(self, nodes: Sequence[Any], *, text: bool = False) -> list[_Item]:
+    def read(self, nodes: Sequence[Node], *, text: bool = False) -> list[_Item]:
         """The tokens of a node list (``text``: the content of ``\\text{…}``)."""
         out: list[_Item] = []
         i = 0
         while i < len(nodes):
             node = nodes[i]
             i += 1
-            if isinstance(node, latexwalker.LatexCharsNode):
-                out.extend(self._chars(node.chars, node.pos, text=text))
-            elif isinstance(node, latexwalker.LatexGroupNode | latexwalker.LatexMathNode):
-                out.append(self._group(node, text=text and _is_group(nodes, i - 1)))
-            elif isinstance(node, latexwalker.LatexEnvironmentNode):
+            if node.kind == "chars":
+                out.extend(self._chars(node.text, node.start, text=text))
+            elif node.kind == "group":
+                out.append(self._group(node, text=text))
+            elif node.kind == "math":
+                out.append(self._group(node, text=False))
+            elif node.kind == "env":
                 out.append(self._env(node))
-            elif isinstance(node, latexwalker.LatexMacroNode):
+            else:
                 i = self._macro(node, nodes, i, out)
         return out
 
@@ -467,17 +384,17 @@ class _Reader:
                 yield self._tok(chars[i], base + i, base + i + 1)
             i += 1
 
-    def _group(self, node: Any, *, text: bool) -> _Group:
-        items = self.read(node.nodelist or [], text=text)
-        return _Group(tuple(items), *self._span(node.pos, node.pos + node.len))
+    def _group(self, node: Node, *, text: bool) -> _Group:
+        items = self.read(node.children, text=text)
+        return _Group(tuple(items), *self._span(node.start, node.end))
 
-    def _env(self, node: Any) -> _Env:
-        items = tuple(self.read(node.nodelist or []))
-        return _Env(node.environmentname, items, *self._span(node.pos, node.pos + node.len))
+    def _env(self, node: Node) -> _Env:
+        items = tuple(self.read(node.children))
+        return _Env(node.text, items, *self._span(node.start, node.end))
 
-    def _macro(self, node: Any, nodes: Sequence[Any], i: int, out: list[_Item]) -> int:
+    def _macro(self, node: Node, nodes: Sequence[Node], i: int, out: list[_Item]) -> int:
         """Append the macro's token (if it is kept); return where reading goes on."""
-        name = node.macroname
+        name = node.text
         if name in _DROPPED:
             return i
         if name in _DROPPED_WITH_ARGUMENT:
@@ -485,20 +402,19 @@ class _Reader:
                 return i + 2
             return i + 1 if _is_group(nodes, i) else i
         follows_group = _is_group(nodes, i)
-        out.append(self._tok("\\" + name, node.pos, node.pos + 1 + len(name)))
+        out.append(self._tok("\\" + name, node.start, node.end))
         if name in _TEXT_MACROS and follows_group:
             out.append(self._group(nodes[i], text=True))
             return i + 1
         return i
 
 
-def _is_group(nodes: Sequence[Any], i: int) -> bool:
-    return i < len(nodes) and isinstance(nodes[i], latexwalker.LatexGroupNode)
+def _is_group(nodes: Sequence[Node], i: int) -> bool:
+    return i < len(nodes) and nodes[i].kind == "group"
 
 
-def _is_star(nodes: Sequence[Any], i: int) -> bool:
-    node = nodes[i] if i < len(nodes) else None
-    return isinstance(node, latexwalker.LatexCharsNode) and node.chars.strip() == "*"
+def _is_star(nodes: Sequence[Node], i: int) -> bool:
+    return i < len(nodes) and nodes[i].kind == "chars" and nodes[i].text.strip() == "*"
 
 
 # -- pass 2: macros --------------------------------------------------------------------------
@@ -596,11 +512,11 @@ def _body(body: str, macro: _Tok, problems: list[SourceProblem]) -> list[_Item]:
 
 
 @lru_cache(maxsize=256)
-def _body_nodes(body: str) -> list[Any] | None:
+def _body_nodes(body: str) -> list[Node] | None:
     """A macro body's parse, once per body: a book uses the same few macros on every page."""
     try:
-        return _nodes(body, tolerant=False)
-    except latexwalker.LatexWalkerError:
+        return parse_strict(body)
+    except LatexSyntaxError:
         return None
 
 
@@ -1299,7 +1215,7 @@ def extract_math(latex: str, macros: Mapping[str, MacroDef] = _NO_MACROS) -> Pro
     rules are in this module's docstring.
     """
     problems: list[SourceProblem] = []
-    items = _Reader().read(_parse(latex, problems))
+    items = _Reader().read(parse(latex, problems))
     items = _Expander(macros, problems).expand(items)
     items = _Folder(latex).fold(_match_brackets(items, problems))
     findings = _Findings(problems, latex)
