@@ -64,15 +64,21 @@ def _mark(report: PageReport) -> vnodes.verified_mark:
 
 
 def mark_digits(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """Wrap each checked number of the page's math in a MathJax class with a tooltip (HTML only)."""
+    """Wrap each checked number of the page's math in a MathJax class with a tooltip (HTML only).
+
+    The wrapped LaTeX goes into a marked node that only the HTML writer reads (see
+    :mod:`.render`); the search index still sees the formula as written.
+    """
     if app.builder.format != "html":
         return
-    for node in doctree.findall(lambda n: isinstance(n, nodes.math | nodes.math_block)):
-        spans = node.get(SPANS_ATTRIBUTE)
-        if spans:
-            latex = node.astext()
-            node.children = []
-            node += nodes.Text(wrap_digits(latex, spans))
+    found = doctree.findall(lambda n: isinstance(n, nodes.math | nodes.math_block))
+    for node in [n for n in found if n.get(SPANS_ATTRIBUTE)]:
+        kind = vnodes.marked_math_block if isinstance(node, nodes.math_block) \
+            else vnodes.marked_math
+        marked = kind(node.rawsource, *node.children, **node.attributes)
+        marked["marked"] = wrap_digits(node.astext(), node[SPANS_ATTRIBUTE])
+        marked.source, marked.line = node.source, node.line
+        node.replace_self(marked)
 
 
 def wrap_digits(latex: str, spans: list[Any]) -> str:

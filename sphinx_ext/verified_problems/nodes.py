@@ -48,6 +48,18 @@ class verified_mark(nodes.General, nodes.Inline, nodes.TextElement):
     """The mark in a problem header that its digits were checked; ``tip`` says by what."""
 
 
+class marked_math(nodes.math):
+    """Inline math whose HTML shows its checked digits marked: ``marked`` is the LaTeX shown.
+
+    The node keeps the author's LaTeX as its text, so Sphinx's search index reads the formula
+    and not the marks (their tooltips would make every checked page match "checked").
+    """
+
+
+class marked_math_block(nodes.math_block):
+    """Display math whose HTML shows its checked digits marked, as :class:`marked_math`."""
+
+
 def enclosing_section(node: nodes.Node) -> nodes.section | None:
     """The section a node stands in: a problem takes its title from it, a check its scope."""
     parent = node.parent

@@ -80,6 +80,17 @@ def _depart_mark_html(self: Any, node: vnodes.verified_mark) -> None:
     )
 
 
+def _visit_marked_math_html(self: Any, node: vnodes.marked_math) -> None:
+    """Render the marked LaTeX through the book's own math renderer (MathJax), then skip."""
+    kind = nodes.math_block if isinstance(node, nodes.math_block) else nodes.math
+    attributes = {k: v for k, v in node.attributes.items() if k != "marked"}
+    stand_in = kind(node.rawsource, node["marked"], **attributes)
+    stand_in.parent, stand_in.document = node.parent, node.document
+    stand_in.source, stand_in.line = node.source, node.line
+    stand_in.walkabout(self)
+    raise nodes.SkipNode
+
+
 _PASS = (_skip, _skip)
 
 
@@ -130,5 +141,7 @@ def setup_render(app: Sphinx) -> None:
     _add(app, vnodes.collapsible, (_visit_collapsible_html, _depart_collapsible_html))
     _add(app, vnodes.summary, (_visit_summary_html, _depart_summary_html),
          (_visit_summary_paragraph, _depart_summary_paragraph))
+    for marked in (vnodes.marked_math, vnodes.marked_math_block):
+        app.add_node(marked, html=(_visit_marked_math_html, _skip))
     app.add_css_file("verified.css")
     app.connect("doctree-resolved", _single_page_links, priority=900)  # after the tables' links
