@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 
 from . import nodes as vnodes
+from .code_html import render_check_code
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -18,6 +19,7 @@ def _skip(self: Any, node: nodes.Element) -> None:
 
 
 def _visit_check_html(self: Any, node: vnodes.numeric_check) -> None:
+    render_check_code(self, node)
     classes = ["verified-check"] + (["verified-failed"] if node.get("failure") else [])
     self.body.append(self.starttag(node, "div", CLASS=" ".join(classes)))
 

@@ -1,0 +1,3 @@
+extensions = ["myst_parser", "verified_problems"]
+myst_enable_extensions = ["dollarmath", "colon_fence"]
+exclude_patterns = ["_build"]
