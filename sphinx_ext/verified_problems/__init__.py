@@ -55,4 +55,4 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", report_verdict, priority=400)
     app.connect("build-finished", close, priority=900)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True,
-            "env_version": 1}
+            "env_version": 2}

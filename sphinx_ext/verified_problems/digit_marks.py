@@ -84,9 +84,9 @@ def mark_digits(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 def wrap_digits(latex: str, spans: list[Any]) -> str:
     """The LaTeX with each span wrapped; a number checked against several names is wrapped once."""
     merged: dict[tuple[int, int], tuple[str, list[str]]] = {}
-    for start, end, outcome, tip in spans:
+    for start, end, outcome, label, snippet, printed in spans:
         kept = merged.setdefault((start, end), (outcome, []))
-        kept[1].append(tip)
+        kept[1].append(_tooltip(outcome, label, snippet, printed))
     out: list[str] = []
     position = 0
     for (start, end), (outcome, tips) in sorted(merged.items()):
@@ -99,3 +99,11 @@ def wrap_digits(latex: str, spans: list[Any]) -> str:
         position = end
     out.append(latex[position:])
     return "".join(out)
+
+
+def _tooltip(outcome: str, label: str, snippet: str, printed: str | None) -> str:
+    if outcome == "exempt":
+        return "not checked: exempted by the author"
+    if outcome == "match":
+        return f"{label or 'free digit'}: checked against {snippet}, printed {printed}"
+    return f"{label or 'free digit'}: differs from {snippet}, printed {printed}"

@@ -14,7 +14,8 @@ class numeric_check(nodes.General, nodes.Element):
     """A ``check-numeric`` block: the excerpt, the full script, the transcript, the verdict.
 
     Attributes: ``snippet`` (path relative to the snippet folder), ``scope`` (``page`` or
-    ``section``), ``decimals`` (an override or None), ``stdout``, ``failure``, ``key``.
+    ``section``), ``decimals`` (an override or None), ``stdout`` (until the page is checked),
+    ``failure``, ``key``.
     """
 
 

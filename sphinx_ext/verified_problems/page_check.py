@@ -65,6 +65,7 @@ class _Share:
 
     check: vnodes.numeric_check
     regions: list[_Region] = field(default_factory=list)
+    numbers: list[NumberRecord] = field(default_factory=list)
 
 
 def check_page(docname: str, doctree: nodes.document, config: VerifiedConfig) -> PageReport:
@@ -86,9 +87,11 @@ def check_page(docname: str, doctree: nodes.document, config: VerifiedConfig) ->
     policy = _policy(doctree, config)
     records = [_check_share(docname, shares[id(c)], policy, report) for c in checks]
     report.snippets.extend(records)
+    report.keep_numbers([number for c in checks for number in shares[id(c)].numbers])
     other_errors = len(report.errors) - sum(record.failed for record in records)
     for check, record in zip(checks, records, strict=True):
         _fill_verdict(check, record, other_errors)
+        del check["stdout"]  # read; the transcript block shows it, the doctree need not keep it
     return report
 
 
@@ -297,8 +300,7 @@ def _check_share(
     transcript = parse_transcript(check["stdout"])
     _report_transcript(docname, check, transcript, report)
     verdicts = verify(transcript, named, free, exempt, policy)
-    for verdict in verdicts:
-        _record(docname, check, verdict, report)
+    share.numbers.extend(_record(docname, check, verdict, report) for verdict in verdicts)
     _annotate_math(share.regions, verdicts, check["snippet"])
     return _snippet_record(check, verdicts)
 
@@ -309,8 +311,9 @@ SPANS_ATTRIBUTE = "verified_spans"
 def _annotate_math(regions: list[_Region], verdicts: list[Verdict], snippet: str) -> None:
     """Record on each math node which of its numbers were checked, for the reader's view.
 
-    Each span is ``(start, end, outcome, tooltip)`` in the node's LaTeX; :mod:`.digit_marks`
-    turns them into MathJax classes when HTML is written.
+    Each span is ``(start, end, outcome, label, snippet, printed)`` in the node's LaTeX, the
+    parts of its tooltip kept apart so that the pickled doctree shares the repeated ones;
+    :mod:`.digit_marks` turns them into MathJax classes and tooltips when HTML is written.
     """
     origin = {
         id(number): region.node
@@ -323,18 +326,11 @@ def _annotate_math(regions: list[_Region], verdicts: list[Verdict], snippet: str
         if node is None:
             continue
         number = verdict.placed.number
+        label = f"{verdict.name}{index_label(verdict.index)}" if verdict.name else ""
+        outcome = "exempt" if verdict.kind == "exempt" else verdict.outcome.value
         node.setdefault(SPANS_ATTRIBUTE, []).append(
-            (number.start, number.end, verdict.outcome.value, _tooltip(verdict, snippet))
+            (number.start, number.end, outcome, label, snippet, verdict.printed)
         )
-
-
-def _tooltip(verdict: Verdict, snippet: str) -> str:
-    if verdict.kind == "exempt":
-        return "not checked: exempted by the author"
-    label = f"{verdict.name}{index_label(verdict.index)}" if verdict.name else "free digit"
-    if verdict.outcome is Outcome.MATCH:
-        return f"{label}: checked against {snippet}, printed {verdict.printed}"
-    return f"{label}: differs from {snippet}, printed {verdict.printed}"
 
 
 def _report_transcript(
@@ -355,7 +351,7 @@ _SUBTYPES = {
 
 def _record(
     docname: str, check: vnodes.numeric_check, verdict: Verdict, report: PageReport
-) -> None:
+) -> NumberRecord:
     placed = verdict.placed
     if verdict.failed:
         _add(report, docname, placed.line, _SUBTYPES[verdict.outcome],
@@ -365,12 +361,12 @@ def _record(
                    f"compared at its own {verdict.places} d.p.")
         _add(report, docname, placed.line, Subtype.PRECISION,
              in_context(message, placed.context))
-    report.numbers.append(NumberRecord(
+    return NumberRecord(
         line=placed.line, column=placed.column, kind=verdict.kind, name=verdict.name,
         index=verdict.index, prose=placed.number.text, printed=verdict.printed,
         places=verdict.places, status=verdict.outcome.value, snippet=check["snippet"],
         context=placed.context, message=verdict.message,
-    ))
+    )
 
 
 def _snippet_record(check: vnodes.numeric_check, verdicts: list[Verdict]) -> SnippetRecord:

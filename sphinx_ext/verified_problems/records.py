@@ -7,6 +7,8 @@ counts that page's findings, and the reports (JSON, JUnit) are written from them
 from __future__ import annotations
 
 import os
+import pickle
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -53,6 +55,9 @@ class SnippetRecord:
     failed: int
 
 
+_NUMBER_FIELDS = tuple(f.name for f in fields(NumberRecord))
+
+
 @dataclass
 class PageReport:
     """Everything the check found on one page."""
@@ -60,8 +65,28 @@ class PageReport:
     docname: str
     source: str
     findings: list[Finding] = field(default_factory=list)
-    numbers: list[NumberRecord] = field(default_factory=list)
     snippets: list[SnippetRecord] = field(default_factory=list)
+    #: How many numbers the page holds; their records are packed (see :meth:`keep_numbers`).
+    number_count: int = 0
+    _packed_numbers: bytes = field(default=b"", repr=False)
+
+    @property
+    def numbers(self) -> list[NumberRecord]:
+        """Every number of the page and what became of it, unpacked when asked for."""
+        if not self._packed_numbers:
+            return []
+        return [NumberRecord(*row) for row in pickle.loads(self._packed_numbers)]
+
+    def keep_numbers(self, records: Sequence[NumberRecord]) -> None:
+        """Keep the page's number records as one packed value.
+
+        A book has tens of thousands of numbers. As objects they would be walked by every
+        garbage collection of the build and by every pickling and unpickling of the
+        environment, a no-op build included, which needs only their count.
+        """
+        rows = [tuple(getattr(record, name) for name in _NUMBER_FIELDS) for record in records]
+        self._packed_numbers = pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL)
+        self.number_count = len(records)
 
     @property
     def errors(self) -> list[Finding]:

@@ -39,7 +39,7 @@ def report_verdict(app: Sphinx, exception: BaseException | None) -> None:
         emit(finding)
     errors = sum(f.is_error for f in findings)
     checked = [r for r in reports.values() if r.snippets]
-    numbers = sum(len(r.numbers) for r in checked)
+    numbers = sum(r.number_count for r in checked)
     parts = [f"verified: {len(checked)} checked pages, {numbers} numbers"]
     stats = stats_line(app)
     if stats:
