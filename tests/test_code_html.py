@@ -66,7 +66,7 @@ def _code_divs(check: Tag) -> list[Tag]:
 
 
 def test_every_code_block_is_what_sphinx_would_write(built: Any) -> None:
-    doctree = built.env.get_doctree("index")
+    doctree = built.env.get_and_resolve_doctree("index", built.builder)
     checks = list(doctree.findall(vnodes.numeric_check))
     page = soup(Path(built.outdir) / "index.html")
     rendered = page.select("div.verified-check")

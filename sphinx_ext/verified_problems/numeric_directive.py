@@ -3,6 +3,11 @@
 The directive only records: the snippet's result and the excerpt go into an output-neutral
 :class:`~.nodes.numeric_check` node. The page's numbers are compared once the whole page is
 parsed (:mod:`.page_check`), since a check owns numbers written before it.
+
+The node keeps what it shows (excerpt, script, transcript, verdict) as attributes, and
+:class:`ExpandCheck` turns them into literal blocks and paragraphs when the page is written.
+Sphinx keeps every page's doctree in memory while it builds; a dozen nodes a check, each with
+its attribute lists, would be a dozen more objects per page for every garbage collection to walk.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.directives.code import LiteralIncludeReader
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import parselinenos
 from sphinx.util.docutils import SphinxDirective
 
@@ -156,10 +162,11 @@ class CheckNumeric(SphinxDirective):
         for dependency in result.dependencies:
             self.env.note_dependency(str(dependency))
         self._record(node, path, result)
-        node += self._excerpt(path, written, config.snippet_dir)
-        node += self._full_script(path, config.snippet_dir)
-        node += self._transcript(node["stdout"] or result.message)
-        node += nodes.paragraph("", "", classes=[vnodes.VERDICT_CLASS])
+        self._excerpt(node, path, written, config.snippet_dir)
+        node["script"] = path.read_text(encoding="utf-8", errors="replace")
+        node["script_path"] = _display_path(path, config.snippet_dir)
+        node["transcript"] = node["stdout"] or result.message
+        node["verdict"] = ""
         return [node]
 
     def _record(self, node: vnodes.numeric_check, path: Path, result: SnippetResult) -> None:
@@ -185,7 +192,8 @@ class CheckNumeric(SphinxDirective):
     def _finding(self, subtype: Subtype, message: str) -> None:
         add_finding(self.env.temp_data, Finding(self.env.docname, self.lineno, subtype, message))
 
-    def _excerpt(self, path: Path, written: str, folder: Path) -> list[Node]:
+    def _excerpt(self, node: vnodes.numeric_check, path: Path, written: str,
+                 folder: Path) -> None:
         options = {k: v for k, v in self.options.items() if k in _EXCERPT_OPTIONS}
         location = self.state_machine.get_source_and_line(self.lineno)
         try:
@@ -193,27 +201,56 @@ class CheckNumeric(SphinxDirective):
         except (OSError, UnicodeError, ValueError) as err:
             self._finding(Subtype.SNIPPET_PATH, f"excerpt of {written}: {err}")
             text = ""
-        block = nodes.literal_block(text, text, language="python", classes=["verified-excerpt"])
+        node["excerpt"] = text
         if "emphasize-lines" in self.options:
             lines = parselinenos(self.options["emphasize-lines"], text.count("\n") + 1)
-            block["highlight_args"] = {"hl_lines": [n + 1 for n in lines]}
-        caption = self.options.get("caption") or _relative(path, folder)
-        return _captioned(block, caption)
+            node["emphasize"] = [n + 1 for n in lines]
+        node["caption"] = self.options.get("caption") or _relative(path, folder)
 
-    def _full_script(self, path: Path, folder: Path) -> Node:
-        text = path.read_text(encoding="utf-8", errors="replace")
-        count = len(text.splitlines())
-        shown = _display_path(path, folder)
-        box = vnodes.collapsible(classes=["verified-script"])
-        box += vnodes.summary("", f"The full {count}-line script, {shown}")
-        box += nodes.literal_block(text, text, language="python", linenos=True)
-        return box
 
-    def _transcript(self, text: str) -> Node:
-        box = vnodes.collapsible(classes=["verified-transcript"], open=True)
-        box += vnodes.summary("", "What it printed at build time")
-        box += nodes.literal_block(text, text, language="text")
-        return box
+class ExpandCheck(SphinxPostTransform):
+    """Build a check's visible parts from its attributes, for every builder, as pages are written.
+
+    The caption and excerpt, the full script in a collapsible, the transcript in another, and
+    the verdict line: ordinary docutils nodes, so a builder that knows nothing of checks still
+    shows them.
+    """
+
+    default_priority = 5  # before Sphinx's own post-transforms
+
+    def run(self, **kwargs: Any) -> None:
+        for check in self.document.findall(vnodes.numeric_check):
+            if "script" in check:
+                check += _parts(check)
+
+
+def _parts(check: vnodes.numeric_check) -> list[Node]:
+    caption = check["caption"]
+    excerpt = nodes.literal_block(check["excerpt"], check["excerpt"], language="python",
+                                  classes=["verified-excerpt"])
+    if check.get("emphasize"):
+        excerpt["highlight_args"] = {"hl_lines": check["emphasize"]}
+    script = check["script"]
+    count = len(script.splitlines())
+    shown = check["transcript"]
+    verdict = check["verdict"]
+    return [
+        nodes.paragraph(caption, caption, classes=["verified-caption"]),
+        excerpt,
+        _collapsible(["verified-script"], f"The full {count}-line script, {check['script_path']}",
+                     nodes.literal_block(script, script, language="python", linenos=True)),
+        _collapsible(["verified-transcript"], "What it printed at build time",
+                     nodes.literal_block(shown, shown, language="text"), opened=True),
+        nodes.paragraph(verdict, verdict, classes=[vnodes.VERDICT_CLASS]),
+    ]
+
+
+def _collapsible(classes: list[str], title: str, body: Node, *,
+                 opened: bool = False) -> vnodes.collapsible:
+    box = vnodes.collapsible("", vnodes.summary("", title), body, classes=classes)
+    if opened:
+        box["open"] = True
+    return box
 
 
 def _shown(stdout: str) -> str:
@@ -235,11 +272,7 @@ def _display_path(path: Path, folder: Path) -> str:
     return f"{parent.parent.name}/{parent.name}/{shown}"
 
 
-def _captioned(block: nodes.literal_block, caption: str) -> list[Node]:
-    """The excerpt under an unnumbered caption: a listing number here would be noise."""
-    return [nodes.paragraph(caption, caption, classes=["verified-caption"]), block]
-
-
 def setup_numeric_directive(app: Sphinx) -> None:
     """Register ``check-numeric``."""
     app.add_directive("check-numeric", CheckNumeric)
+    app.add_post_transform(ExpandCheck)

@@ -383,13 +383,8 @@ def _snippet_record(check: vnodes.numeric_check, verdicts: list[Verdict]) -> Sni
 
 def _fill_verdict(check: vnodes.numeric_check, record: SnippetRecord, other_errors: int) -> None:
     """Say on the page what the build checked, and whether the page passed."""
-    line = next(
-        (p for p in check.findall(nodes.paragraph) if vnodes.VERDICT_CLASS in p["classes"]), None
-    )
-    if line is None:
-        return
-    line.children = []
-    line += nodes.Text(_verdict_text(record, other_errors))
+    if "verdict" in check:
+        check["verdict"] = _verdict_text(record, other_errors)
 
 
 def _verdict_text(record: SnippetRecord, other_errors: int) -> str:

@@ -73,9 +73,10 @@ class PageReport:
     @property
     def numbers(self) -> list[NumberRecord]:
         """Every number of the page and what became of it, unpacked when asked for."""
-        if not self._packed_numbers:
-            return []
-        return [NumberRecord(*row) for row in pickle.loads(self._packed_numbers)]
+        return [NumberRecord(*row) for row in self._rows()]
+
+    def _rows(self) -> list[tuple[Any, ...]]:
+        return pickle.loads(self._packed_numbers) if self._packed_numbers else []
 
     def keep_numbers(self, records: Sequence[NumberRecord]) -> None:
         """Keep the page's number records as one packed value.
@@ -104,7 +105,7 @@ class PageReport:
         return {
             "docname": self.docname,
             "source": source.as_posix(),
-            "numbers": [_plain(n) for n in self.numbers],
+            "numbers": [dict(zip(_NUMBER_FIELDS, row, strict=True)) for row in self._rows()],
             "snippets": [_plain(s, _run_facts()) for s in self.snippets],
             "findings": [
                 {"line": f.line, "subtype": f.subtype.value, "message": f.message,
@@ -114,9 +115,7 @@ class PageReport:
         }
 
 
-def _plain(
-    record: NumberRecord | SnippetRecord, leave_out: frozenset[str] = frozenset()
-) -> dict[str, Any]:
+def _plain(record: SnippetRecord, leave_out: frozenset[str] = frozenset()) -> dict[str, Any]:
     """A flat record as a dict (cheaper than ``dataclasses.asdict``, which deep-copies)."""
     return {f.name: getattr(record, f.name) for f in fields(record) if f.name not in leave_out}
 
