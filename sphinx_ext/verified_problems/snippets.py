@@ -111,17 +111,16 @@ class _State:
 _STATES: WeakKeyDictionary[BuildEnvironment, _State] = WeakKeyDictionary()
 
 
-def _state(env: BuildEnvironment, cores_left: int = 0) -> _State:
-    """The runner of this environment; its worker uses all cores but ``cores_left``.
+def _state(env: BuildEnvironment) -> _State:
+    """The runner of this environment (its worker runs ``verified_jobs`` snippets at once).
 
-    While snippets run in the background, the reading process keeps a core to itself
-    (unless ``verified_jobs`` says otherwise).
+    All cores by default, also while pages are read: a reader waiting for a slow snippet
+    leaves its core to the snippets, and the scheduler shares it otherwise.
     """
     state = _STATES.get(env)
     if state is None:
         config = env_config(env)
-        jobs = config.jobs or max(1, (os.cpu_count() or 1) - cores_left)
-        state = _State(Runner(config.cache_dir, jobs=jobs), {})
+        state = _State(Runner(config.cache_dir, jobs=config.jobs or (os.cpu_count() or 1)), {})
         _STATES[env] = state
     return state
 
@@ -149,7 +148,7 @@ def prefetch(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     for docname in docnames:
         requests.extend(_requests_in(config, env.doc2path(docname)))
     forked_readers = app.parallel > 1
-    state = _state(env, cores_left=0 if forked_readers else 1)
+    state = _state(env)
     todo = list(dict.fromkeys(r for r in requests if r not in state.results))
     if not todo:
         return
