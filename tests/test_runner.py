@@ -351,6 +351,20 @@ def test_one_job_runs_one_at_a_time(write: Write, tmp_path: Path) -> None:
     assert second.ok and second.stdout == "met = True\n"
 
 
+def test_a_limit_holds_a_worker_to_fewer_jobs_and_can_be_lifted(
+    write: Write, tmp_path: Path
+) -> None:
+    """What the background runs do while a page is read: leave a core, then take it back."""
+    with Runner(None, jobs=2) as runner:
+        runner.limit(1)
+        first, second = runner.run_many(rendezvous(write, tmp_path / "held", timeout=2.0))
+        assert first.failure is Failure.TIMEOUT
+        assert second.ok
+        runner.limit(2)
+        lifted = runner.run_many(rendezvous(write, tmp_path / "lifted", timeout=60.0))
+        assert [r.stdout for r in lifted] == ["met = True\n", "met = True\n"]
+
+
 def test_missing_snippet_and_data_file(runner: Runner, write: Write, folder: Path) -> None:
     absent = SnippetRequest(folder / "absent.py", folder)
     path = write("reads_data.py", "print('x = 1.0')\n")

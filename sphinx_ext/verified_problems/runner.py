@@ -145,6 +145,7 @@ class _Worker:
 
     def __init__(self, jobs: int) -> None:
         self.owner = os.getpid()
+        self.concurrency = jobs  # snippets the worker runs at once, as last told
         self.folder = Path(tempfile.mkdtemp(prefix="verified-problems-"))
         home = self.folder / "home"
         home.mkdir()
@@ -186,6 +187,11 @@ class _Worker:
         if not self.outgoing and not self.groups:
             self.heard = time.monotonic()  # patience counts from now, not from the last batch
         self.outgoing += (json.dumps(message) + "\n").encode()
+
+    def limit(self, jobs: int) -> None:
+        """Ask the worker to run at most ``jobs`` snippets at once from now on."""
+        self.concurrency = jobs
+        self.outgoing += (json.dumps({"jobs": jobs}) + "\n").encode()
 
     def exchange(self, patience: float) -> list[dict[str, Any]]:
         """Write what is pending and read what has arrived, never blocking on either pipe."""
@@ -353,6 +359,8 @@ class Runner:
 
     def __init__(self, cache_dir: Path | None, jobs: int = 0) -> None:
         self.jobs = jobs if jobs > 0 else (os.cpu_count() or 1)
+        #: Snippets to run at once for now, at most ``jobs`` (see :meth:`limit`).
+        self.concurrency = self.jobs
         self.cache = ResultCache(cache_dir) if cache_dir is not None else None
         self.stats = RunStats()
         self._slot = _Slot()
@@ -373,6 +381,14 @@ class Runner:
     def close(self) -> None:
         """Stop the worker (it kills any snippet still running); safe to call twice."""
         self._slot.close()
+
+    def limit(self, concurrency: int) -> None:
+        """Run at most ``concurrency`` snippets at once (within ``jobs``), from the next one on.
+
+        Safe to call from another thread than the one running ``run_many``: it only sets a
+        number, which that thread passes on to the worker.
+        """
+        self.concurrency = max(1, min(self.jobs, concurrency))
 
     def run(self, request: SnippetRequest) -> SnippetResult:
         """The result of one snippet: cached, or run now."""
@@ -439,6 +455,8 @@ class Runner:
             return
         try:
             while queue or inflight:
+                if worker.concurrency != self.concurrency:
+                    worker.limit(self.concurrency)
                 while queue and len(inflight) < window:
                     pending = queue.popleft()
                     request_id = next(self._ids)

@@ -3,8 +3,10 @@
 All snippets a build needs are started together when Sphinx is about to read pages
 (``env-before-read-docs``). With one reading process they run in a background thread, in the
 order the pages are read, while the main thread reads: a page waits only if its own snippet has
-not finished yet. Before Sphinx forks parallel readers they are run to the end first (a thread
-does not survive a fork). Either way the directive finds its result in memory or in the cache.
+not finished yet. The snippets leave one core to the reader, and take it too while the reader
+waits for one of them. Before Sphinx forks parallel readers they are run to the end first (a
+thread does not survive a fork). Either way the directive finds its result in memory or in the
+cache.
 """
 
 from __future__ import annotations
@@ -112,11 +114,7 @@ _STATES: WeakKeyDictionary[BuildEnvironment, _State] = WeakKeyDictionary()
 
 
 def _state(env: BuildEnvironment) -> _State:
-    """The runner of this environment (its worker runs ``verified_jobs`` snippets at once).
-
-    All cores by default, also while pages are read: a reader waiting for a slow snippet
-    leaves its core to the snippets, and the scheduler shares it otherwise.
-    """
+    """The runner of this environment: ``verified_jobs`` snippets at once, or one per core."""
     state = _STATES.get(env)
     if state is None:
         config = env_config(env)
@@ -133,12 +131,28 @@ def run_snippet(env: BuildEnvironment, request: SnippetRequest) -> SnippetResult
         return result
     future = state.waiting.get(request)
     if future is not None:
-        result = future.result()
+        result = _wait_for(state.runner, future)
     else:
         with state.lock:
             result = state.runner.run(request)
     state.results[request] = result
     return result
+
+
+def _wait_for(runner: Runner, future: Future[SnippetResult]) -> SnippetResult:
+    """A background result; while the reader waits for it, snippets may have its core too."""
+    if future.done():
+        return future.result()
+    runner.limit(runner.jobs)
+    try:
+        return future.result()
+    finally:
+        runner.limit(_beside_reader(runner.jobs))
+
+
+def _beside_reader(jobs: int) -> int:
+    """Snippets to run at once while the reader is busy: one core is the reader's."""
+    return max(1, jobs - 1)
 
 
 def prefetch(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
@@ -159,6 +173,7 @@ def prefetch(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
         return
     logger.info("running %d snippets (or taking them from the cache) while pages are read",
                 len(todo))
+    state.runner.limit(_beside_reader(state.runner.jobs))
     futures = [Future[SnippetResult]() for _ in todo]
     state.waiting.update(zip(todo, futures, strict=True))
     state.thread = threading.Thread(
@@ -190,6 +205,7 @@ def finish_prefetch(app: Sphinx, env: BuildEnvironment) -> None:
         return
     state.thread.join()
     state.thread = None
+    state.runner.limit(state.runner.jobs)
     for request, future in state.waiting.items():
         if future.exception() is None:
             state.results.setdefault(request, future.result())

@@ -566,9 +566,12 @@ class Server:
                 self.accept(bytes(line))
 
     def accept(self, line: bytes) -> None:
-        """Queue one request; a malformed line is logged, never fatal."""
+        """Queue one request, or take ``{"jobs": N}``; a malformed line is logged, never fatal."""
         try:
-            self.queue.append(Job.parse(line))
+            if line.startswith(b'{"jobs"'):
+                self.jobs = max(1, int(json.loads(line)["jobs"]))
+            else:
+                self.queue.append(Job.parse(line))
         except (ValueError, KeyError, TypeError) as bad:
             print(f"worker: ignored a bad request {line[:200]!r}: {bad}", file=sys.stderr)
 
