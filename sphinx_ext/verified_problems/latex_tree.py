@@ -47,17 +47,14 @@ class LatexSyntaxError(ValueError):
 
 def parse(source: str, problems: list[SourceProblem]) -> list[Node]:
     """The tree of ``source``; what is malformed goes into ``problems``, the rest is read."""
-    fast = _scan(source)
-    if fast is not None:
-        return fast
     try:
-        return _convert(_pylatexenc_nodes(source, tolerant=False))
-    except latexwalker.LatexWalkerError as error:
+        return parse_strict(source)
+    except LatexSyntaxError as error:
         try:
             nodes = _pylatexenc_nodes(source, tolerant=True)
         except latexwalker.LatexWalkerError:
             nodes = []
-        problems.extend(_parse_problems(source, nodes, error))
+        problems.extend(_parse_problems(source, nodes, error.__cause__ or error))
         return _convert(nodes)
 
 
@@ -201,7 +198,7 @@ def _convert(nodes: list[Any]) -> list[Node]:
     return out
 
 
-def _parse_problems(source: str, nodes: list[Any], error: Exception) -> list[SourceProblem]:
+def _parse_problems(source: str, nodes: list[Any], error: BaseException) -> list[SourceProblem]:
     """The author's view of a strict parse error."""
     message = str(getattr(error, "msg", "") or error)
     where = int(getattr(error, "pos", 0) or 0)
