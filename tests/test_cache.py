@@ -61,6 +61,26 @@ def test_second_run_is_answered_from_the_cache(
     assert (runner.stats.run, runner.stats.cached) == (1, 1)
 
 
+def test_the_script_tokens_come_with_the_run_and_from_the_cache(
+    runner: Runner, write: Write, folder: Path
+) -> None:
+    """Asked for, the worker lexes the script as Sphinx would; the cache keeps the tokens."""
+    from pygments.lexers import PythonLexer
+
+    code = "import numpy as np\nprint('x =', np.arange(3.0))  # three\n"
+    path = write("lexed.py", code)
+    plain = runner.run(SnippetRequest(path, folder))
+    lexed = runner.run(SnippetRequest(path, folder, lexer=()))
+    assert plain.tokens is None and lexed.tokens is not None
+    assert lexed.key != plain.key  # the tokens' options are part of the key
+    expected = [[str(kind), text] for kind, text in PythonLexer(stripnl=False).get_tokens(code)]
+    assert json.loads(lexed.tokens) == expected
+    again = runner.run(SnippetRequest(path, folder, lexer=()))
+    assert again.cached and again.tokens == lexed.tokens
+    other = runner.run(SnippetRequest(path, folder, lexer=(("tabsize", 4),)))
+    assert not other.cached and other.key != lexed.key
+
+
 def test_cache_survives_the_runner(cache_dir: Path, write: Write, folder: Path) -> None:
     path = write("persist.py", "print('x = 1.0')\n")
     with Runner(cache_dir, jobs=1) as runner:

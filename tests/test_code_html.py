@@ -66,7 +66,7 @@ def _code_divs(check: Tag) -> list[Tag]:
 
 
 def test_every_code_block_is_what_sphinx_would_write(built: Any) -> None:
-    doctree = built.env.get_and_resolve_doctree("index", built.builder)
+    doctree = built.env.get_and_resolve_doctree("index", built.builder, tags=built.tags)
     checks = list(doctree.findall(vnodes.numeric_check))
     page = soup(Path(built.outdir) / "index.html")
     rendered = page.select("div.verified-check")
@@ -82,6 +82,9 @@ def test_every_code_block_is_what_sphinx_would_write(built: Any) -> None:
             assert inner == _sphinx_html(built, block), block.rawsource
             compared += 1
     assert compared == 15
+    scripts = [b for b in doctree.findall(nodes.literal_block) if b.get("linenos")]
+    assert len(scripts) == 5
+    assert all(b.get("verified_tokens") for b in scripts)  # lexed by the snippet worker
 
 
 def test_the_excerpt_is_cut_from_the_script_where_it_is_a_run_of_lines(built: Any) -> None:

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
 #: Bump when the key's inputs, the entry's layout or the worker's behaviour change.
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 
 
 def file_digest(path: Path) -> str:
@@ -54,6 +54,14 @@ def environment_fingerprint() -> tuple[str, ...]:
     return (str(CACHE_FORMAT), platform.python_implementation(), sys.version, numpy)
 
 
+@cache
+def _pygments_version() -> str:
+    try:
+        return importlib.metadata.version("pygments")
+    except importlib.metadata.PackageNotFoundError:
+        return "absent"
+
+
 def _name(path: Path, snippet_dir: Path) -> str:
     """A path as the key sees it: relative to the snippet folder when inside it."""
     try:
@@ -67,17 +75,20 @@ def snippet_key(
     snippet_dir: Path,
     limits: Mapping[str, float | int],
     data_files: Sequence[Path] = (),
+    lexer: Sequence[tuple[str, Any]] | None = None,
 ) -> str:
     """The hex sha256 naming a run before it happens (raises OSError if a file is unreadable).
 
     Names are relative to the snippet folder, so a book checked out elsewhere (a CI cache
-    restored into another path) reuses its entries.
+    restored into another path) reuses its entries. ``lexer``: the Pygments options the
+    script's tokens were made with, if the run makes them (Pygments' version is part of it).
     """
     material = {
         "environment": environment_fingerprint(),
         "snippet": [_name(path, snippet_dir), file_digest(path)],
         "limits": sorted(limits.items()),
         "data": [[_name(p, snippet_dir), file_digest(p)] for p in data_files],
+        "lexer": None if lexer is None else [_pygments_version(), [list(o) for o in lexer]],
     }
     return hashlib.sha256(_canonical(material).encode()).hexdigest()
 
@@ -93,6 +104,7 @@ class CachedRun:
     stdout: str
     seconds: float
     modules: tuple[Path, ...]
+    tokens: str | None = None  # the script's Pygments tokens, as JSON (see runner.SnippetResult)
 
 
 class ResultCache:
@@ -119,10 +131,11 @@ class ResultCache:
             except OSError:
                 return None
             modules.append(module)
-        return CachedRun(entry["stdout"], entry["seconds"], tuple(modules))
+        return CachedRun(entry["stdout"], entry["seconds"], tuple(modules), entry.get("tokens"))
 
     def put(
-        self, key: str, snippet_dir: Path, stdout: str, seconds: float, modules: Iterable[Path]
+        self, key: str, snippet_dir: Path, stdout: str, seconds: float, modules: Iterable[Path],
+        tokens: str | None = None,
     ) -> None:
         """Store a successful run; a module outside the snippet folder is not a dependency."""
         try:
@@ -139,6 +152,7 @@ class ResultCache:
             "stdout": stdout,
             "seconds": seconds,
             "modules": manifest,
+            "tokens": tokens,
         }
         with contextlib.suppress(OSError):  # a cache that cannot write only makes builds slower
             self._write(key, {"checksum": _checksum(entry), "entry": entry})
@@ -181,6 +195,7 @@ def _well_formed(entry: Any, key: str) -> bool:
         and entry.get("key") == key
         and isinstance(entry.get("stdout"), str)
         and isinstance(entry.get("seconds"), int | float)
+        and isinstance(entry.get("tokens"), str | None)
         and isinstance(entry.get("modules"), list)
         and all(
             isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m)

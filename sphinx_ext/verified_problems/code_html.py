@@ -2,22 +2,25 @@
 
 A check block shows its snippet twice, as the excerpt and in full, and then the transcript.
 Sphinx would highlight each as a literal block of its own, with a new formatter every time,
-and lexing Python is the slow part of a checked page. Here the full script is lexed once; the
-excerpt, when it is a run of the script's own lines, is cut from those tokens; the formatters
-are made once per build. The HTML is what Sphinx's own ``visit_literal_block`` writes. A block
-this cannot reproduce exactly (emphasized lines, an excerpt that is not a run of lines, code
-Pygments rejects) is left to Sphinx.
+and lexing Python is the slow part of a checked page. Here the full script is lexed once, by
+the snippet worker beside the run (its tokens come with the result, and from the cache), or
+here if it has none; the excerpt, when it is a run of the script's own lines, is cut from those
+tokens; the formatters are made once per build. The HTML is what Sphinx's own
+``visit_literal_block`` writes. A block this cannot reproduce exactly (emphasized lines, an
+excerpt that is not a run of lines, code Pygments rejects) is left to Sphinx.
 """
 
 from __future__ import annotations
 
+import json
+from functools import cache
 from io import StringIO
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from docutils import nodes
 from pygments.filters import ErrorToken
-from pygments.token import Text, _TokenType
+from pygments.token import Text, _TokenType, string_to_tokentype
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -36,7 +39,7 @@ def render_check_code(translator: Any, check: vnodes.numeric_check) -> None:
     script, excerpt = blocks.get("verified-script"), blocks.get("verified-excerpt")
     transcript = blocks.get("verified-transcript")
     if script is not None and _plain(script, linenos_allowed=True):
-        tokens = _tokens(translator, script)
+        tokens = _worker_tokens(script) or _tokens(translator, script)
         if tokens is not None:
             _replace(translator, script, tokens)
             if excerpt is not None and _plain(excerpt):
@@ -71,6 +74,21 @@ def _tokens(translator: Any, block: nodes.literal_block) -> list[Token] | None:
         return list(lexer.get_tokens(block.rawsource))
     except ErrorToken:  # Sphinx retries it in relaxed mode, with a warning: leave it to Sphinx
         return None
+
+
+def _worker_tokens(block: nodes.literal_block) -> list[Token] | None:
+    """The tokens the snippet worker made of this script, if they are of this very text."""
+    made = block.get("verified_tokens")
+    if not made:
+        return None
+    tokens = [(_token_type(kind), text) for kind, text in json.loads(made)]
+    joined = "".join(text for _, text in tokens)
+    return tokens if joined in (block.rawsource, block.rawsource + "\n") else None
+
+
+@cache
+def _token_type(name: str) -> _TokenType:
+    return string_to_tokentype(name)
 
 
 def _cut_excerpt(translator: Any, excerpt: nodes.literal_block, script: str,

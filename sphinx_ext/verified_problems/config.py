@@ -64,6 +64,9 @@ class VerifiedConfig:
     macros: dict[str, tuple[str, int]]
     kinds: tuple[str, ...]
     reports: bool
+    #: The Pygments options Sphinx lexes Python with (``highlight_options``), for the worker to
+    #: lex each script the same way; None when a custom ``python`` lexer makes that impossible.
+    lexer: tuple[tuple[str, Any], ...] | None = None
 
 
 def setup_config(app: Sphinx) -> None:
@@ -122,6 +125,22 @@ def _location(confdir: Path, message: str) -> str | None:
     return None
 
 
+def _python_lexer_options(config: Config) -> tuple[tuple[str, Any], ...] | None:
+    """Sphinx's options for lexing ``python``, hashable; None if a custom lexer is installed."""
+    from sphinx.highlighting import lexers
+
+    if "python" in lexers:
+        return None
+    options = config.highlight_options.get("python", {}) if isinstance(
+        config.highlight_options, dict) else {}
+    try:
+        items = tuple(sorted(options.items()))
+        hash(items)
+    except TypeError:
+        return None
+    return items
+
+
 def _fail(name: str, wants: str, got: object) -> ConfigError:
     return ConfigError(f"{PREFIX}{name} must be {wants}, not {got!r} (set it in conf.py)")
 
@@ -165,6 +184,7 @@ def _build(config: Config, confdir: Path, doctreedir: Path) -> VerifiedConfig:
         macros=_macros(get("macros")),
         kinds=tuple(kinds),
         reports=bool(get("reports")),
+        lexer=_python_lexer_options(config),
     )
 
 

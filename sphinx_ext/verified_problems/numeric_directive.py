@@ -164,6 +164,7 @@ class CheckNumeric(SphinxDirective):
         self._record(node, path, result)
         self._excerpt(node, path, written, config.snippet_dir)
         node["script"] = path.read_text(encoding="utf-8", errors="replace")
+        node["script_tokens"] = result.tokens
         node["script_path"] = _display_path(path, config.snippet_dir)
         node["transcript"] = node["stdout"] or result.message
         node["verdict"] = ""
@@ -238,7 +239,8 @@ def _parts(check: vnodes.numeric_check) -> list[Node]:
         nodes.paragraph(caption, caption, classes=["verified-caption"]),
         excerpt,
         _collapsible(["verified-script"], f"The full {count}-line script, {check['script_path']}",
-                     nodes.literal_block(script, script, language="python", linenos=True)),
+                     nodes.literal_block(script, script, language="python", linenos=True,
+                                         verified_tokens=check.get("script_tokens"))),
         _collapsible(["verified-transcript"], "What it printed at build time",
                      nodes.literal_block(shown, shown, language="text"), opened=True),
         nodes.paragraph(verdict, verdict, classes=[vnodes.VERDICT_CLASS]),

@@ -70,6 +70,9 @@ class SnippetRequest:
     snippet_dir: Path  # the snippet folder; local modules imported from it are dependencies
     limits: Limits = field(default_factory=Limits)
     data_files: tuple[Path, ...] = ()  # files the snippet declares it reads (in the cache key)
+    #: Pygments options for the script's Python tokens, made by the worker beside the run;
+    #: None: no tokens.
+    lexer: tuple[tuple[str, Any], ...] | None = None
 
 
 class Failure(StrEnum):
@@ -99,6 +102,8 @@ class SnippetResult:
     cached: bool
     key: str  # hex content hash the cache used ('' when the snippet is MISSING)
     dependencies: tuple[Path, ...]  # local modules imported from snippet_dir + data_files
+    #: The script's Pygments tokens as JSON ``[[type, text], …]``, if asked for and lexable.
+    tokens: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -183,6 +188,7 @@ class _Worker:
             "path": str(pending.request.path),
             "snippet_dir": str(pending.snippet_dir),
             **asdict(pending.request.limits),
+            "lexer": None if pending.request.lexer is None else dict(pending.request.lexer),
         }
         if not self.outgoing and not self.groups:
             self.heard = time.monotonic()  # patience counts from now, not from the last batch
@@ -424,7 +430,8 @@ class Runner:
         snippet_dir = request.snippet_dir.resolve()
         try:
             key = snippet_key(
-                request.path, snippet_dir, asdict(request.limits), request.data_files
+                request.path, snippet_dir, asdict(request.limits), request.data_files,
+                request.lexer,
             )
         except OSError as error:
             return _missing(f"could not read {error.filename}: {error.strerror}")
@@ -441,6 +448,7 @@ class Runner:
             cached=True,
             key=key,
             dependencies=_dependencies(hit.modules, request),
+            tokens=hit.tokens,
         )
 
     def _drive(self, queue: deque[_Pending], batch: _Batch) -> None:
@@ -499,7 +507,8 @@ class Runner:
         if self.cache is None or not result.ok:
             return
         modules = [p for p in result.dependencies if p not in pending.request.data_files]
-        self.cache.put(pending.key, pending.snippet_dir, result.stdout, result.seconds, modules)
+        self.cache.put(pending.key, pending.snippet_dir, result.stdout, result.seconds, modules,
+                       result.tokens)
 
     def _count(self, result: SnippetResult) -> None:
         executed = not result.cached and result.failure is not Failure.MISSING
@@ -560,4 +569,5 @@ def _from_reply(pending: _Pending, reply: dict[str, Any]) -> SnippetResult:
         cached=False,
         key=pending.key,
         dependencies=_dependencies(modules, pending.request),
+        tokens=reply["tokens"] if isinstance(reply.get("tokens"), str) else None,
     )

@@ -95,6 +95,7 @@ def request_for(
         snippet_dir=config.snippet_dir,
         limits=limits_for(config, timeout),
         data_files=tuple(data),
+        lexer=config.lexer,
     )
 
 

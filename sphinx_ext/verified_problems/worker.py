@@ -67,6 +67,7 @@ class Job:
     timeout: float
     max_output: int
     max_memory_mb: int
+    lexer: dict[str, Any] | None = None  # Pygments options: also return the script's tokens
 
     @classmethod
     def parse(cls, line: bytes) -> Job:
@@ -79,6 +80,7 @@ class Job:
             timeout=float(data["timeout"]),
             max_output=int(data["max_output"]),
             max_memory_mb=int(data["max_memory_mb"]),
+            lexer=data["lexer"] if isinstance(data.get("lexer"), dict) else None,
         )
 
 
@@ -93,6 +95,7 @@ class Running:
     started: float
     deadline: float
     timed_out: bool = False
+    tokens: str | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -507,6 +510,29 @@ def _judge_output(out: bytes) -> Outcome:
     return Outcome(None, "")
 
 
+def script_tokens(job: Job) -> str | None:
+    """The script's Python tokens as Sphinx's HTML writer would lex them, as JSON; None if not.
+
+    Lexing is the slow part of highlighting, and this process has a core to spare while the
+    snippet runs: the Sphinx process then only formats. The lexer is Sphinx's for ``python``
+    (``stripnl`` off, Pygments' ``raiseonerror`` filter on); a script Pygments rejects, or one
+    Sphinx would lex as a console session, gets no tokens, and Sphinx highlights it itself.
+    """
+    if job.lexer is None:
+        return None
+    try:
+        from pygments.lexers import PythonLexer
+
+        source = Path(job.path).read_text(encoding="utf-8")
+        if source.startswith(">>>"):
+            return None
+        lexer = PythonLexer(stripnl=False, **job.lexer)
+        lexer.add_filter("raiseonerror")
+        return json.dumps([[str(kind), text] for kind, text in lexer.get_tokens(source)])
+    except Exception:  # any failure only means no tokens: the Sphinx side lexes the script
+        return None
+
+
 class Server:
     """The event loop: a queue of jobs, up to ``jobs`` children, one reply per event."""
 
@@ -594,8 +620,10 @@ class Server:
         if pid == 0:
             child_main(job, folder, inherited, before)
         pidfd = os.pidfd_open(pid)
-        self.running[pidfd] = Running(job, pid, pidfd, folder, started, started + job.timeout)
+        run = Running(job, pid, pidfd, folder, started, started + job.timeout)
+        self.running[pidfd] = run
         self.send({"event": "started", "id": job.id, "pid": pid})
+        run.tokens = script_tokens(job)  # while the child runs
 
     def enforce_deadlines(self) -> None:
         """Kill the groups of children past their deadline; their exit is handled as usual."""
@@ -629,6 +657,7 @@ class Server:
                 "snippet_line": outcome.snippet_line,
                 "seconds": seconds,
                 "modules": side.get("modules", []),
+                "tokens": run.tokens,
             }
         )
 
