@@ -302,7 +302,18 @@ def _span_of(item: _Item) -> tuple[int, int] | None:
 
 
 def _with_items(item: _Container, items: Sequence[_Item]) -> _Container:
-    return replace(item, items=tuple(items))
+    """``item`` holding ``items``; itself if they are the very items it holds.
+
+    Every pass rebuilds every container, and most come out as they went in.
+    """
+    held = item.items
+    if len(items) == len(held) and all(a is b for a, b in zip(items, held, strict=True)):
+        return item
+    if isinstance(item, _Group):
+        return _Group(tuple(items), item.start, item.end)
+    if isinstance(item, _Env):
+        return _Env(item.name, tuple(items), item.start, item.end)
+    return _Delim(item.opener, item.closer, tuple(items), item.start, item.end)
 
 
 def _walk(items: Sequence[_Item]) -> Iterator[_Item]:

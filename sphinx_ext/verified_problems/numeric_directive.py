@@ -265,13 +265,11 @@ def _shown(stdout: str) -> str:
 
 
 def _relative(path: Path, folder: Path) -> str:
-    return path.relative_to(folder.resolve()).as_posix()
+    return path.relative_to(folder).as_posix()  # the configured folder: already resolved
 
 
 def _display_path(path: Path, folder: Path) -> str:
-    parent = folder.resolve()
-    shown = _relative(path, folder)
-    return f"{parent.parent.name}/{parent.name}/{shown}"
+    return f"{folder.parent.name}/{folder.name}/{_relative(path, folder)}"
 
 
 def setup_numeric_directive(app: Sphinx) -> None:

@@ -51,6 +51,8 @@ class SnippetPathError(ValueError):
 def resolve_snippet(snippet_dir: Path, written: str) -> Path:
     """The snippet file a directive names, refused if it is not a file inside the folder.
 
+    ``snippet_dir`` is the configured folder, already resolved (``verified_snippet_dir``).
+
     Absolute paths, ``..`` and symbolic links that lead out of the snippet folder are refused,
     so a page cannot run or reveal a file elsewhere on the machine.
     """
@@ -63,7 +65,7 @@ def resolve_snippet(snippet_dir: Path, written: str) -> Path:
         raise SnippetPathError(
             f"snippet path {written!r} climbs out with '..'; snippets live in {snippet_dir}"
         )
-    root = snippet_dir.resolve()
+    root = snippet_dir  # resolved when the configuration was read
     path = (root / pure).resolve()
     if not path.is_relative_to(root):
         raise SnippetPathError(
