@@ -41,7 +41,8 @@ _VALUES: dict[str, tuple[Any, str, tuple[type, ...], str]] = {
     "timeout": (30.0, "env", (int, float), "seconds a snippet may run"),
     "max_output": (8 * 1024 * 1024, "env", (int,), "bytes a snippet may print"),
     "max_memory_mb": (4096, "env", (int,), "address space a snippet may use, in MiB"),
-    "jobs": (0, "", (int,), "snippets run at once; 0 means one per core"),
+    "jobs": (0, "", (int,), "snippets run at once; 0 means one per core (one fewer while a "
+                               "single reader reads, unless it waits on a snippet)"),
     "cache_dir": ("", "", (str,), "snippet result cache; empty means <doctreedir>/snippet-cache"),
     "macros": ({}, "env", (dict,), "LaTeX macros: name -> body or [body, nargs]"),
     "kinds": (["numeric", "derivation", "proof", "concept"], "env", (list,), "problem kinds"),
