@@ -10,12 +10,13 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from verified_problems.runner import Failure, Limits, Runner, SnippetRequest
+from verified_problems.runner import Failure, Limits, Runner, SnippetRequest, SnippetResult
 
 Write = Callable[[str, str], Path]
 
@@ -363,6 +364,24 @@ def test_a_limit_holds_a_worker_to_fewer_jobs_and_can_be_lifted(
         runner.limit(2)
         lifted = runner.run_many(rendezvous(write, tmp_path / "lifted", timeout=60.0))
         assert [r.stdout for r in lifted] == ["met = True\n", "met = True\n"]
+
+
+def test_a_cancelled_batch_runs_nothing_more(write: Write) -> None:
+    """What a failed build does with the snippets no page asked for yet."""
+    paths = [write(f"nap_{i}.py", "import time\ntime.sleep(0.3)\nprint('x = 1.5')\n")
+             for i in range(6)]
+    with Runner(None, jobs=1) as runner:
+        results: list[SnippetResult] = []
+        batch = threading.Thread(target=lambda: results.extend(
+            runner.run_many([request(p) for p in paths],
+                            lambda index, result: runner.cancel() if index == 0 else None)))
+        batch.start()
+        batch.join()
+    assert results[0].ok
+    stopped = [r for r in results if r.failure is Failure.WORKER]
+    assert stopped and all(r.message == "the build stopped before this snippet ran"
+                           for r in stopped)
+    assert all(r.ok or r in stopped for r in results)
 
 
 def test_missing_snippet_and_data_file(runner: Runner, write: Write, folder: Path) -> None:

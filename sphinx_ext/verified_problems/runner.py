@@ -42,6 +42,7 @@ WORKER_SCRIPT = Path(__file__).with_name("worker.py")
 #: Seconds without any word from the worker, beyond the longest running timeout, before it is
 #: declared hung. The worker enforces the timeouts itself; this only guards against the worker.
 _PATIENCE = 60.0
+_CANCELLED = "the build stopped before this snippet ran"
 _READ_CHUNK = 1 << 20
 
 
@@ -367,6 +368,7 @@ class Runner:
         self.jobs = jobs if jobs > 0 else (os.cpu_count() or 1)
         #: Snippets to run at once for now, at most ``jobs`` (see :meth:`limit`).
         self.concurrency = self.jobs
+        self.cancelled = False  # see :meth:`cancel`
         self.cache = ResultCache(cache_dir) if cache_dir is not None else None
         self.stats = RunStats()
         self._slot = _Slot()
@@ -387,6 +389,14 @@ class Runner:
     def close(self) -> None:
         """Stop the worker (it kills any snippet still running); safe to call twice."""
         self._slot.close()
+
+    def cancel(self) -> None:
+        """From now on, run nothing that is not running yet: it fails as not run.
+
+        For a build that stopped: final for this runner. Like :meth:`limit`, safe to call
+        from another thread than the one in ``run_many``.
+        """
+        self.cancelled = True
 
     def limit(self, concurrency: int) -> None:
         """Run at most ``concurrency`` snippets at once (within ``jobs``), from the next one on.
@@ -463,6 +473,10 @@ class Runner:
             return
         try:
             while queue or inflight:
+                while self.cancelled and queue:
+                    pending = queue.popleft()
+                    batch.finish(pending.index, _failed(pending, Failure.WORKER, _CANCELLED),
+                                 pending)
                 if worker.concurrency != self.concurrency:
                     worker.limit(self.concurrency)
                 while queue and len(inflight) < window:

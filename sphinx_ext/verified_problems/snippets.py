@@ -249,10 +249,15 @@ def _requests_in(config: VerifiedConfig, source: Path) -> list[SnippetRequest]:
 
 
 def close(app: Sphinx, exception: BaseException | None) -> None:
-    """Stop the worker at the end of the build (after any background runs end)."""
+    """Stop the worker at the end of the build (after any background runs end).
+
+    A build that failed does not wait for the snippets no page asked for yet.
+    """
     state = _STATES.pop(app.env, None)
     if state is not None:
         if state.thread is not None:
+            if exception is not None:
+                state.runner.cancel()
             state.thread.join()
         state.runner.close()
 
