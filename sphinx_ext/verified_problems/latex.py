@@ -218,8 +218,13 @@ _EXPANSION_DEPTH = 64
 
 # -- the token tree --------------------------------------------------------------------------
 
+# The items below are values: no pass changes one, each builds new ones (``_with_items``,
+# ``replace``). They are not ``frozen`` only because a frozen dataclass costs four times as
+# much to build, and a page's math makes thousands of them; ``unsafe_hash`` keeps them
+# hashable by value, as frozen ones are.
 
-@dataclass(frozen=True)
+
+@dataclass(unsafe_hash=True, slots=True)
 class _Tok:
     r"""One character (``a``, ``=``, ``&``) or control sequence (``\alpha``, ``\\``).
 
@@ -232,7 +237,7 @@ class _Tok:
     own: bool = True
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True, slots=True)
 class _Num:
     """A number as written: canonical ``text``, its span, and whether it is checked."""
 
@@ -248,7 +253,7 @@ class _Num:
         return ProseNumber(self.text, self.start, self.end, self.decimal, self.exempt)
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True, slots=True)
 class _Group:
     """A ``{…}`` group (or ``$…$`` inside ``\\text``)."""
 
@@ -257,7 +262,7 @@ class _Group:
     end: int
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True, slots=True)
 class _Env:
     """A ``\\begin{name}…\\end{name}`` environment and its body."""
 
@@ -267,7 +272,7 @@ class _Env:
     end: int
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True, slots=True)
 class _Delim:
     r"""What stands between matched brackets; ``opener``/``closer`` are the bare brackets."""
 
@@ -278,7 +283,7 @@ class _Delim:
     end: int
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True, slots=True)
 class _Param:
     """``#n`` in a macro body, before substitution."""
 
