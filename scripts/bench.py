@@ -42,11 +42,11 @@ sys.dont_write_bytecode = True  # nothing written into the repository, not even 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_book import VARIANTS, Book, write_books  # noqa: E402
+from verified_problems.snippets import STATS_PATTERN  # noqa: E402
 
 PHASES = ("cold", "noop", "edit")
 DEFAULT_SIZES = (50, 200, 500)
 _READ = re.compile(r"^reading sources\.\.\. \[\s*\d+%\] (\S+)", re.MULTILINE)
-_STATS = re.compile(r"snippets: (\d+) run, (\d+) cached, (\d+) failed")
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,6 @@ class Build:
     peak_mb: float
     read: int
     run: int | None
-    cached: int | None
 
 
 class BuildFailed(RuntimeError):
@@ -72,13 +71,10 @@ def command(book: Book) -> list[str]:
     ]
 
 
-def parse_log(text: str) -> tuple[int, int | None, int | None]:
-    """Pages read (Sphinx's ``reading sources... [ n%] doc`` lines) and snippets run, cached."""
-    read = len(_READ.findall(text))
-    stats = _STATS.search(text)
-    if stats is None:
-        return read, None, None
-    return read, int(stats[1]), int(stats[2])
+def parse_log(text: str) -> tuple[int, int | None]:
+    """Pages read (Sphinx's ``reading sources... [ n%] doc`` lines) and snippets run."""
+    stats = STATS_PATTERN.search(text)
+    return len(_READ.findall(text)), int(stats["run"]) if stats else None
 
 
 def run_build(book: Book, log: Path, timeout: float) -> Build:
@@ -96,8 +92,8 @@ def run_build(book: Book, log: Path, timeout: float) -> Build:
     if process.returncode != 0:
         tail = "\n".join(text.splitlines()[-30:])
         raise BuildFailed(f"{book.variant} ({book.size}) exited {process.returncode}:\n{tail}")
-    read, run, cached = parse_log(text)
-    return Build(seconds, usage.ru_maxrss / 1024, read, run, cached)
+    read, run = parse_log(text)
+    return Build(seconds, usage.ru_maxrss / 1024, read, run)
 
 
 def prepare(book: Book, phase: str, round_: int) -> None:

@@ -57,7 +57,7 @@ class Problem:
     @property
     def stem(self) -> str:
         """The file name of its page and snippet, without suffix."""
-        return f"p{self.number:04d}"
+        return stem(self.number)
 
     @property
     def problem_id(self) -> str:
@@ -111,7 +111,12 @@ class Book:
 
     def edited_snippet(self) -> Path:
         """The snippet an edit changes: the middle problem's."""
-        return self.snippets / f"p{self.size // 2 + 1:04d}.py"
+        return self.snippets / f"{stem(self.size // 2 + 1)}.py"
+
+
+def stem(number: int) -> str:
+    """The file name of problem ``number``'s page and snippet, without suffix."""
+    return f"p{number:04d}"
 
 
 def rounded(value: float) -> Decimal:
@@ -159,8 +164,8 @@ def bmatrix(values: np.ndarray, cell: str = "rounded") -> str:
     return "\\begin{bmatrix}\n" + " \\\\\n".join(rows) + "\n\\end{bmatrix}"
 
 
-def _display(name: str, values: np.ndarray, cell: str = "rounded") -> str:
-    return f"$$\n\\mat{{{name}}} =\n{bmatrix(values, cell)}\n$$\n"
+def _display(name: str, values: np.ndarray) -> str:
+    return f"$$\n\\mat{{{name}}} =\n{bmatrix(values)}\n$$\n"
 
 
 def _given(problem: Problem) -> str:
@@ -246,8 +251,8 @@ for name, value in dict(Q=Q, K=K, V=V, d_k=d_k, S=S, Z=Z, A=A, O=O).items():
 def page_path(number: int, chapter_size: int) -> str:
     """Where problem ``number`` lives under the source folder."""
     if not chapter_size:
-        return f"problems/p{number:04d}.md"
-    return f"c{(number - 1) // chapter_size + 1:02d}/p{number:04d}.md"
+        return f"problems/{stem(number)}.md"
+    return f"c{(number - 1) // chapter_size + 1:02d}/{stem(number)}.md"
 
 
 def _index(title: str, text: str, pattern: str) -> str:

@@ -52,17 +52,16 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from sphinx.util.console import strip_escape_sequences
+from verified_problems.snippets import STATS_PATTERN
+
 PROJECT = Path(__file__).resolve().parent.parent
 KINDS = ("digit", "swap", "sign")
 
 #: A number as written in the source, from its first character (sign included).
 _WRITTEN = re.compile(r"[-−]?\s*(?:\d+\.?\d*|\.\d+)")  # U+2212 too, in running text
-#: Terminal colours Sphinx may put around a message.
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 #: A page read, in Sphinx's status stream.
 _READING = re.compile(r"^reading sources\.\.\. (?:\[\s*\d+%\] )?(\S+)", re.MULTILINE)
-#: The extension's summary of the snippets a build ran.
-_SNIPPETS_RUN = re.compile(r"snippets: (\d+) run")
 #: A located message in Sphinx's warning stream.
 _LOCATED = re.compile(r"^(?P<path>.+?):(?P<line>\d+): (?P<level>ERROR|WARNING|CRITICAL): ")
 
@@ -286,19 +285,19 @@ class Build:
     @property
     def read(self) -> list[str]:
         """The pages this build read (Sphinx's "reading sources... docname" lines)."""
-        return _READING.findall(_ANSI.sub("", self.log))
+        return _READING.findall(strip_escape_sequences(self.log))
 
     @property
     def snippets_run(self) -> int:
         """Snippets this build ran rather than took from the cache (the summary line's count)."""
-        match = _SNIPPETS_RUN.search(_ANSI.sub("", self.log))
-        return int(match[1]) if match else 0
+        match = STATS_PATTERN.search(strip_escape_sequences(self.log))
+        return int(match["run"]) if match else 0
 
     def errors_at(self, source: Path) -> dict[int, list[str]]:
         """Error messages that name ``source``, by line."""
         found: dict[int, list[str]] = defaultdict(list)
         target = source.resolve()
-        for line in _ANSI.sub("", self.warnings).splitlines():
+        for line in strip_escape_sequences(self.warnings).splitlines():
             match = _LOCATED.match(line)
             if match is None or match["level"] == "WARNING":
                 continue

@@ -42,7 +42,7 @@ def render_check_code(translator: Any, check: vnodes.numeric_check) -> None:
         tokens = _worker_tokens(script) or _tokens(translator, script)
         if tokens is not None:
             _replace(translator, script, tokens)
-            if excerpt is not None and _plain(excerpt):
+            if excerpt is not None and _plain(excerpt) and _spell(tokens, script.rawsource):
                 _cut_excerpt(translator, excerpt, script.rawsource, tokens)
     if transcript is not None and _plain(transcript):
         tokens = _tokens(translator, transcript)
@@ -82,8 +82,14 @@ def _worker_tokens(block: nodes.literal_block) -> list[Token] | None:
     if not made:
         return None
     tokens = [(_token_type(kind), text) for kind, text in json.loads(made)]
-    joined = "".join(text for _, text in tokens)
-    return tokens if joined in (block.rawsource, block.rawsource + "\n") else None
+    return tokens if _spell(tokens, block.rawsource) else None
+
+
+def _spell(tokens: list[Token], text: str) -> bool:
+    """Whether the tokens are ``text`` itself (Pygments may add a final newline), so that
+    they map line for line onto it; a lexer that changed line ends or dropped a byte-order
+    mark has tokens of another text."""
+    return "".join(value for _, value in tokens) in (text, text + "\n")
 
 
 @cache
@@ -93,9 +99,8 @@ def _token_type(name: str) -> _TokenType:
 
 def _cut_excerpt(translator: Any, excerpt: nodes.literal_block, script: str,
                  tokens: list[Token]) -> None:
+    """Highlight the excerpt with the script's tokens of its lines, if it is a run of them."""
     lines = _token_lines(tokens)
-    if "".join(value for _, value in tokens) not in (script, script + "\n"):
-        return  # the lexer changed the text (line ends, a byte-order mark): no line mapping
     wanted = excerpt.rawsource.splitlines(keepends=True)
     have = script.splitlines(keepends=True)
     for first in range(len(have) - len(wanted) + 1):

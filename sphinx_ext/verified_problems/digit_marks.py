@@ -66,7 +66,7 @@ def _mark(report: PageReport) -> vnodes.verified_mark:
 def mark_digits(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """Wrap each checked number of the page's math in a MathJax class with a tooltip (HTML only).
 
-    The wrapped LaTeX goes into a marked node that only the HTML writer reads (see
+    Each such node becomes a marked node, which only the HTML writer wraps (see
     :mod:`.render`); the search index still sees the formula as written.
     """
     if app.builder.format != "html":
@@ -76,7 +76,6 @@ def mark_digits(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         kind = vnodes.marked_math_block if isinstance(node, nodes.math_block) \
             else vnodes.marked_math
         marked = kind(node.rawsource, *node.children, **node.attributes)
-        marked["marked"] = wrap_digits(node.astext(), node[SPANS_ATTRIBUTE])
         marked.source, marked.line = node.source, node.line
         node.replace_self(marked)
 

@@ -50,7 +50,7 @@ class verified_mark(nodes.General, nodes.Inline, nodes.TextElement):
 
 
 class marked_math(nodes.math):
-    """Inline math whose HTML shows its checked digits marked: ``marked`` is the LaTeX shown.
+    """Inline math whose HTML shows its checked digits marked (from its ``verified_spans``).
 
     The node keeps the author's LaTeX as its text, so Sphinx's search index reads the formula
     and not the marks (their tooltips would make every checked page match "checked").

@@ -183,8 +183,7 @@ class ProblemRef(XRefRole):
         self, document: nodes.document, env: BuildEnvironment, node: Element, is_ref: bool
     ) -> tuple[list[Node], list[nodes.system_message]]:
         node[SKIP_ATTRIBUTE] = True  # an id such as 1.2.03 is not a decimal to check
-        domain = env.domains["problem"]
-        assert isinstance(domain, ProblemDomain)
+        domain = problem_domain(env)
         domain.data["refs"].setdefault(env.docname, set()).add(node["reftarget"].strip())
         return [node], []
 
@@ -193,9 +192,7 @@ class ProblemIndexDirective(SphinxDirective):
     """``problem-index``: a table of every problem, filled in when the page is written."""
 
     def run(self) -> list[Node]:
-        domain = self.env.domains["problem"]
-        assert isinstance(domain, ProblemDomain)
-        domain.data["index_pages"][self.env.docname] = True
+        problem_domain(self.env).data["index_pages"][self.env.docname] = True
         return [problem_index("")]
 
 
@@ -288,7 +285,8 @@ class ProblemDomain(Domain):
                    problem.anchor, 1)
 
 
-def _domain(env: BuildEnvironment) -> ProblemDomain:
+def problem_domain(env: BuildEnvironment) -> ProblemDomain:
+    """The book's problem domain, typed."""
     domain = env.domains["problem"]
     assert isinstance(domain, ProblemDomain)
     return domain
@@ -300,7 +298,7 @@ def _register(app: Sphinx, doctree: nodes.document) -> None:
     A problem with a well-formed id is declared even when its kind or difficulty is wrong: that
     error is reported once, at the problem, and not again at every reference to it.
     """
-    domain = _domain(app.env)
+    domain = problem_domain(app.env)
     for header in doctree.findall(vnodes.problem_header):
         header["title"] = title = _section_title(header)
         if header["declared"]:
@@ -327,7 +325,7 @@ def _duplicate_findings(app: Sphinx, env: BuildEnvironment) -> list[str]:
     reports = pages(env)
     for report in reports.values():
         report.findings[:] = [f for f in report.findings if not _is_duplicate(f)]
-    for problem_id, found in _domain(env).declared.items():
+    for problem_id, found in problem_domain(env).declared.items():
         first = found[0]
         where = f"{env.doc2path(first.docname, False)}:{first.line}"
         for problem in found[1:]:
@@ -350,7 +348,7 @@ def _pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     rewritten (not re-read); a page with a dangling reference is rewritten on every build, so
     Sphinx warns about it again.
     """
-    domain = _domain(env)
+    domain = problem_domain(env)
     table = {key: tuple(p._replace(line=0)) for key, p in domain.problems.items()}
     published: dict[str, tuple[Any, ...]] = domain.data["published"]
     changed = {k for k in table.keys() | published.keys() if table.get(k) != published.get(k)}
@@ -376,7 +374,7 @@ def _fail_on_dangling(app: Sphinx, exception: BaseException | None) -> None:
 
 
 def _fill_index(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    domain = _domain(app.env)
+    domain = problem_domain(app.env)
     for placeholder in list(doctree.findall(problem_index)):
         placeholder.replace_self(_index_table(app, domain, docname))
 

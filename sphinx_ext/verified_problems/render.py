@@ -9,6 +9,8 @@ from docutils import nodes
 
 from . import nodes as vnodes
 from .code_html import render_check_code
+from .digit_marks import wrap_digits
+from .page_check import SPANS_ATTRIBUTE
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -83,10 +85,10 @@ def _depart_mark_html(self: Any, node: vnodes.verified_mark) -> None:
 
 
 def _visit_marked_math_html(self: Any, node: vnodes.marked_math) -> None:
-    """Render the marked LaTeX through the book's own math renderer (MathJax), then skip."""
+    """Write the math with its checked digits wrapped, through the book's math renderer."""
     kind = nodes.math_block if isinstance(node, nodes.math_block) else nodes.math
-    attributes = {k: v for k, v in node.attributes.items() if k != "marked"}
-    stand_in = kind(node.rawsource, node["marked"], **attributes)
+    marked = wrap_digits(node.astext(), node[SPANS_ATTRIBUTE])
+    stand_in = kind(node.rawsource, marked, **node.attributes)
     stand_in.parent, stand_in.document = node.parent, node.document
     stand_in.source, stand_in.line = node.source, node.line
     stand_in.walkabout(self)

@@ -202,17 +202,12 @@ def _run_in_background(
 
 
 def finish_prefetch(app: Sphinx, env: BuildEnvironment) -> None:
-    """After reading: wait for the background runs (a page may not have asked for one)."""
+    """After reading: wait for the background runs (a page may not have asked for one), so
+    that the summary counts them all and no thread runs while Sphinx writes."""
     state = _STATES.get(env)
-    if state is None or state.thread is None:
-        return
-    state.thread.join()
-    state.thread = None
-    state.runner.limit(state.runner.jobs)
-    for request, future in state.waiting.items():
-        if future.exception() is None:
-            state.results.setdefault(request, future.result())
-    state.waiting.clear()
+    if state is not None and state.thread is not None:
+        state.thread.join()
+        state.thread = None
 
 
 def outdated_by_runtime(
@@ -260,6 +255,12 @@ def close(app: Sphinx, exception: BaseException | None) -> None:
                 state.runner.cancel()
             state.thread.join()
         state.runner.close()
+
+
+#: The summary line's counts, as :func:`stats_line` writes them (the bench and mutation
+#: scripts read them back from a build's log).
+STATS_PATTERN = re.compile(r"snippets: (?P<run>\d+) run, (?P<cached>\d+) cached, "
+                           r"(?P<failed>\d+) failed")
 
 
 def stats_line(app: Sphinx) -> str | None:

@@ -16,7 +16,7 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
 from .collector import pages
-from .problems import ProblemDomain, sort_key
+from .problems import Problem, problem_domain, sort_key
 from .records import SnippetRecord
 from .tables import simple_table
 
@@ -71,20 +71,20 @@ def _table(app: Sphinx, fromdoc: str) -> nodes.Node:
         return nodes.paragraph("", "No page of this book has a check-numeric block yet.")
     timed = not os.environ.get("SOURCE_DATE_EPOCH")
     headers = ["Problem", "Page", "Snippet", "Checked", "Status"] + (["Run time"] if timed else [])
+    by_page: dict[str, list[Problem]] = {}
+    for problem in sorted(problem_domain(app.env).problems.values(), key=lambda p: sort_key(p.id)):
+        by_page.setdefault(problem.docname, []).append(problem)
     rows = [
-        [_problems(app, fromdoc, report.docname), *_cells(app, fromdoc, report, record, timed)]
+        [_problems(app, fromdoc, by_page.get(report.docname, [])),
+         *_cells(app, fromdoc, report, record, timed)]
         for report in reports
         for record in report.snippets
     ]
     return simple_table(headers, rows, "verification-report")
 
 
-def _problems(app: Sphinx, fromdoc: str, docname: str) -> Node:
+def _problems(app: Sphinx, fromdoc: str, declared: list[Problem]) -> Node:
     """The ids of the problems a page declares, each a link to its header (none: empty)."""
-    domain = app.env.domains["problem"]
-    assert isinstance(domain, ProblemDomain)
-    declared = sorted((p for p in domain.problems.values() if p.docname == docname),
-                      key=lambda p: sort_key(p.id))
     cell = nodes.inline()
     for number, problem in enumerate(declared):
         if number:

@@ -6,40 +6,25 @@ end-of-build verdict then reports and fails exactly as an HTML build would.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Set
 from typing import TYPE_CHECKING
 
-from sphinx.builders import Builder
+from sphinx.builders.dummy import DummyBuilder
 
 if TYPE_CHECKING:
-    from docutils import nodes
     from sphinx.application import Sphinx
 
 
-class VerifyBuilder(Builder):
-    """Reads pages (running and checking their snippets) and writes only the reports."""
+class VerifyBuilder(DummyBuilder):
+    """Reads pages (running and checking their snippets) and writes only the reports.
+
+    Sphinx's dummy builder, except that it writes nothing for pages that did not change.
+    """
 
     name = "verify"
     epilog = "The verification reports are in %(outdir)s."
-    allow_parallel = True
 
-    def init(self) -> None:
-        pass
-
-    def get_outdated_docs(self) -> Iterable[str]:
-        return []
-
-    def get_target_uri(self, docname: str, typ: str | None = None) -> str:
-        return ""
-
-    def prepare_writing(self, docnames: Set[str]) -> None:
-        pass
-
-    def write_doc(self, docname: str, doctree: nodes.document) -> None:
-        pass
-
-    def finish(self) -> None:
-        pass
+    def get_outdated_docs(self) -> set[str]:
+        return set()
 
 
 def setup_verify_builder(app: Sphinx) -> None:

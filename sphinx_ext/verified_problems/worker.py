@@ -70,9 +70,8 @@ class Job:
     lexer: dict[str, Any] | None = None  # Pygments options: also return the script's tokens
 
     @classmethod
-    def parse(cls, line: bytes) -> Job:
-        """The job a request line asks for (fields are checked by their types)."""
-        data = json.loads(line)
+    def parse(cls, data: dict[str, Any]) -> Job:
+        """The job a request asks for (fields are checked by their types)."""
         return cls(
             id=int(data["id"]),
             path=str(data["path"]),
@@ -594,10 +593,11 @@ class Server:
     def accept(self, line: bytes) -> None:
         """Queue one request, or take ``{"jobs": N}``; a malformed line is logged, never fatal."""
         try:
-            if line.startswith(b'{"jobs"'):
-                self.jobs = max(1, int(json.loads(line)["jobs"]))
+            data = json.loads(line)
+            if "jobs" in data:
+                self.jobs = max(1, int(data["jobs"]))
             else:
-                self.queue.append(Job.parse(line))
+                self.queue.append(Job.parse(data))
         except (ValueError, KeyError, TypeError) as bad:
             print(f"worker: ignored a bad request {line[:200]!r}: {bad}", file=sys.stderr)
 
