@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, Tag
 from sphinx.testing.util import SphinxTestApp
 from verified_problems.collector import pages
 from verified_problems.records import PageReport
@@ -32,16 +32,16 @@ def rootdir() -> Path:
     return ROOTS
 
 
+def copy_root_to(name: str, target: Path) -> Path:
+    """A fresh copy of ``tests/roots/test-NAME`` at ``target``, for a test to build or edit."""
+    shutil.copytree(ROOTS / f"test-{name}", target)
+    return target
+
+
 @pytest.fixture
 def copy_root(tmp_path: Path) -> Callable[[str], Path]:
     """Copy a test root into a fresh folder, so a test may edit its pages and snippets."""
-
-    def copy(name: str) -> Path:
-        target = tmp_path / name
-        shutil.copytree(ROOTS / f"test-{name}", target)
-        return target
-
-    return copy
+    return lambda name: copy_root_to(name, tmp_path / name)
 
 
 @pytest.fixture
@@ -151,3 +151,22 @@ def build_root(srcdir: Path, buildername: str = "html", **kwargs: Any) -> Build:
         reports=dict(pages(app.env)),
         parallel_read=app.parallel > 1 and app.is_parallel_allowed("read"),
     )
+
+
+def no_traceback(result: Build) -> None:
+    """Whatever failed, the author sees messages, not a Python traceback."""
+    for stream in (result.status, result.warning):
+        assert "Traceback" not in stream
+        assert "Exception occurred" not in stream
+
+
+def rendered_check(result: Build, page: str) -> Tag:
+    """A page whose check failed, checked to be rendered around it; its check block."""
+    body = result.page(page).select_one("div.body")
+    assert body is not None
+    assert body.select_one("h1") is not None
+    assert body.select(".math"), "the prose math before the check"
+    assert body.select("p")[-1].get_text().startswith("After the check the page goes on: ")
+    check = body.select_one("div.verified-check")
+    assert check is not None
+    return check

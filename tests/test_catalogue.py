@@ -24,13 +24,12 @@ in ``tests/test_problems.py``; it is not repeated here.
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import ROOTS, replace_in
-from test_check_build import Build, build, no_traceback
+from conftest import Build, copy_root_to, no_traceback, rendered_check, replace_in
+from conftest import build_root as build
 from verified_problems.cache import ResultCache
 
 #: The one message each bad page gives, in page order (the build sorts them by file).
@@ -83,22 +82,16 @@ FIXES: dict[str, list[tuple[str, str, str]]] = {
 }
 
 
-def copy(target: Path) -> Path:
-    """A fresh copy of the catalogue root."""
-    shutil.copytree(ROOTS / "test-catalogue", target)
-    return target
-
-
 @pytest.fixture(scope="module")
 def catalogue(tmp_path_factory: pytest.TempPathFactory) -> Build:
     """The catalogue root, built once."""
-    return build(copy(tmp_path_factory.mktemp("catalogue") / "catalogue"))
+    return build(copy_root_to("catalogue", tmp_path_factory.mktemp("catalogue") / "catalogue"))
 
 
 @pytest.fixture
 def root(tmp_path: Path) -> Callable[[], Path]:
     """A fresh, editable copy of the catalogue root."""
-    return lambda: copy(tmp_path / "catalogue")
+    return lambda: copy_root_to("catalogue", tmp_path / "catalogue")
 
 
 def cache_entries(result: Build) -> set[str]:
@@ -134,13 +127,7 @@ def test_a_bad_input_is_one_located_error(catalogue: Build, page: str) -> None:
 
 @pytest.mark.parametrize("page", CATALOGUE)
 def test_the_rest_of_a_bad_page_is_still_rendered(catalogue: Build, page: str) -> None:
-    body = catalogue.page(page).select_one("div.body")
-    assert body is not None
-    assert body.select_one("h1") is not None
-    assert body.select(".math"), "the prose math before the check"
-    assert body.select("p")[-1].get_text().startswith("After the check the page goes on: ")
-    check = body.select_one("div.verified-check")
-    assert check is not None
+    check = rendered_check(catalogue, page)
     assert ("verified-failed" in check["class"]) == (page in FAILED_SNIPPETS)
     verdict = check.select_one("p.verified-verdict")
     assert verdict is not None

@@ -14,14 +14,22 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ROOTS, Build, replace_in, sphinx_build
+from conftest import (
+    ROOTS,
+    Build,
+    copy_root_to,
+    no_traceback,
+    rendered_check,
+    replace_in,
+    sphinx_build,
+)
 from conftest import build_root as build
 from verified_problems.records import PageReport
 
 
 def copy(name: str, target: Path) -> Path:
     """Copy ``tests/roots/test-NAME`` to ``target``; links the failure root needs are made."""
-    shutil.copytree(ROOTS / f"test-{name}", target)
+    copy_root_to(name, target)
     if name == "failures":  # a link in the snippet folder that leads out of it
         (target / "scripts" / "snippets" / "link.py").symlink_to(Path("..") / "outside.py")
     return target
@@ -31,13 +39,6 @@ def copy(name: str, target: Path) -> Path:
 def root(tmp_path: Path) -> Callable[[str], Path]:
     """A fresh, editable copy of a test root."""
     return lambda name: copy(name, tmp_path / name)
-
-
-def no_traceback(result: Build) -> None:
-    """Whatever failed, the author sees messages, not a Python traceback."""
-    for stream in (result.status, result.warning):
-        assert "Traceback" not in stream
-        assert "Exception occurred" not in stream
 
 
 # -- 1. a clean build -----------------------------------------------------------------------
@@ -267,14 +268,7 @@ def test_every_failure_fails_the_build_with_its_message_only(failures: Build) ->
 
 @pytest.mark.parametrize("page", FAILURES)
 def test_a_failing_page_is_still_rendered(failures: Build, page: str) -> None:
-    body = failures.page(page).select_one("div.body")
-    assert body is not None
-    assert body.select_one("h1") is not None
-    assert body.select(".math"), "the prose math before the check"
-    last = body.select("p")[-1].get_text()
-    assert last.startswith("After the check the page goes on: ")
-    check = body.select_one("div.verified-check")
-    assert check is not None
+    check = rendered_check(failures, page)
     assert ("verified-failed" in check["class"]) == (page in NOT_RUN)
     verdict = check.select_one("p.verified-verdict")
     if page in REFUSED:

@@ -17,9 +17,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from conftest import ROOTS, sphinx_build
+from conftest import PROJECT, ROOTS, sphinx_build
 
-PROJECT = Path(__file__).resolve().parent.parent
 SAMPLE = 100  # of about 220 mutants; about 0.15 s each on two cores
 SEED = 2026
 

@@ -6,12 +6,12 @@ page's digits would then go unchecked while the build passed: these are errors o
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import strip_escape_sequences
 
 PAGE = (
     "# Options\n\nThe largest weight is 0.6652.\n\n:::{{check-numeric}}{argument}\n"
@@ -20,7 +20,7 @@ PAGE = (
 
 
 def _errors(app: Any) -> list[str]:
-    text = re.sub(r"\x1b\[[0-9;]*m", "", app._warning.getvalue())
+    text = strip_escape_sequences(app._warning.getvalue())
     return [line.split("index.md:", 1)[1] for line in text.splitlines() if "ERROR" in line]
 
 

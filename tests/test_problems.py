@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup, Tag
-from conftest import Build, replace_in, sphinx_build
+from conftest import Build, copy_root_to, replace_in, sphinx_build
 from conftest import build_root as build
 from verified_problems.problems import sort_key
 
@@ -52,9 +52,7 @@ def problems(copy_root: Callable[[str], Path]) -> Path:
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory: pytest.TempPathFactory) -> Build:
     """The problems root built once; several tests only read it."""
-    root = tmp_path_factory.mktemp("clean") / "problems"
-    shutil.copytree(Path(__file__).parent / "roots" / "test-problems", root)
-    return build(root)
+    return build(copy_root_to("problems", tmp_path_factory.mktemp("clean") / "problems"))
 
 
 # -- the layout -----------------------------------------------------------------------------

@@ -21,9 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import PROJECT, ROOTS
 
-PROJECT = Path(__file__).resolve().parent.parent
-ROOTS = PROJECT / "tests" / "roots"
 EPOCH = "1767225600"  # 2026-01-01: Sphinx puts its year into the copyright line
 pytestmark = pytest.mark.slow
 

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import pickle
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from conftest import strip_escape_sequences
+
 
 def _status(app: Any) -> str:
-    return re.sub(r"\x1b\[[0-9;]*m", "", app._status.getvalue())
+    return strip_escape_sequences(app._status.getvalue())
 
 
 def test_a_changed_runtime_rereads_checked_pages(
