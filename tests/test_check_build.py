@@ -8,9 +8,11 @@ must be able to act on it. Builds that several tests only read are shared per mo
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from collections.abc import Callable, Iterator
+from io import StringIO
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,8 @@ from conftest import (
     sphinx_build,
 )
 from conftest import build_root as build
+from sphinx.testing.util import SphinxTestApp
+from verified_problems import snippets
 from verified_problems.records import PageReport
 
 
@@ -462,6 +466,45 @@ def test_snippets_run_while_a_single_reader_reads(tmp_path: Path) -> None:
     assert "while pages are read" not in parallel.status
     assert "running 3 snippets (or taking them from the cache)" in parallel.status
     assert parallel.html("second") == serial.html("second")
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name", ["incremental", "problems"])
+def test_a_build_that_reads_every_page_starts_its_worker_before_reading(
+    name: str, tmp_path: Path
+) -> None:
+    """No saved environment: the worker starts once the configuration is known, the build
+    runs its snippets on it, and the build's end stops it, even if no page asked for one
+    (the "problems" root has no check). A saved environment may mean a no-op build: there the
+    worker waits for a snippet to be asked for."""
+    srcdir = copy(name, tmp_path / name)
+    app = SphinxTestApp("html", srcdir=srcdir, status=StringIO(), warning=StringIO())
+    try:
+        early = snippets._EARLY.get(app.config)
+        assert early is not None
+        pid = early.worker_pid
+        assert pid is not None and _running(pid)
+        app.build()
+        assert app.statuscode == 0
+        assert early.stats.run == (3 if name == "incremental" else 0)
+    finally:
+        app.cleanup()
+    assert early.worker_pid is None
+    assert not _running(pid)
+    again = SphinxTestApp("html", srcdir=srcdir, status=StringIO(), warning=StringIO())
+    try:
+        assert again.config not in snippets._EARLY
+        again.build()
+        assert again.statuscode == 0
+    finally:
+        again.cleanup()
 
 
 # -- 9. incremental builds ------------------------------------------------------------------

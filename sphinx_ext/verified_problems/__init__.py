@@ -18,7 +18,7 @@ from .numeric_directive import setup_numeric_directive
 from .problems import setup_problems
 from .recovery import setup_recovery
 from .render import setup_render
-from .snippets import close, finish_prefetch, outdated_by_runtime, prefetch
+from .snippets import close, finish_prefetch, outdated_by_runtime, prefetch, start_early
 from .verdict import note_change, report_verdict
 from .verification_page import setup_verification_page
 from .verify_builder import setup_verify_builder
@@ -47,6 +47,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_verification_page(app)
     setup_verify_builder(app)
     app.connect("builder-inited", _add_static)
+    app.connect("config-inited", start_early, priority=900)  # once the configuration is valid
     app.connect("env-before-read-docs", prefetch)
     app.connect("env-updated", finish_prefetch)
     app.connect("env-get-outdated", outdated_by_runtime)

@@ -92,6 +92,11 @@ def read_config(app: Sphinx) -> VerifiedConfig:
     return config
 
 
+def early_config(app: Sphinx) -> VerifiedConfig:
+    """The validated configuration before the environment exists (from ``config-inited`` on)."""
+    return _build(app.config, Path(app.confdir), Path(app.doctreedir))
+
+
 def env_config(env: BuildEnvironment) -> VerifiedConfig:
     """The validated configuration, from a directive or role (set at ``builder-inited``)."""
     return _BY_ENV[env]

@@ -151,6 +151,7 @@ class _Walker:
         self.config = config
         self.source = source
         self.cursors: dict[int, Cursor] = {}
+        self.lines: dict[str, tuple[str, ...]] = {}  # by path: one read (and stat) a page
         self.context = ""
 
     def walk(self, node: nodes.Node, exempt: bool) -> Iterator[_Region]:
@@ -190,7 +191,10 @@ class _Walker:
         if cursor is None:
             path = getattr(anchor, "source", None) or self.source
             line = (getattr(anchor, "line", None) or 1) - 1
-            cursor = self.cursors[id(anchor)] = Cursor(source_lines(path), line)
+            lines = self.lines.get(path)
+            if lines is None:
+                lines = self.lines[path] = source_lines(path)
+            cursor = self.cursors[id(anchor)] = Cursor(lines, line)
         return cursor
 
     def _math(self, node: nodes.Element, exempt: bool) -> _Region:

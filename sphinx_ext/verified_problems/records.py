@@ -55,7 +55,8 @@ class SnippetRecord:
     failed: int
 
 
-_NUMBER_FIELDS = tuple(f.name for f in fields(NumberRecord))
+#: The fields of a :class:`NumberRecord`, in the order of its packed rows.
+NUMBER_FIELDS = tuple(f.name for f in fields(NumberRecord))
 
 
 @dataclass
@@ -73,9 +74,10 @@ class PageReport:
     @property
     def numbers(self) -> list[NumberRecord]:
         """Every number of the page and what became of it, unpacked when asked for."""
-        return [NumberRecord(*row) for row in self._rows()]
+        return [NumberRecord(*row) for row in self.number_rows()]
 
-    def _rows(self) -> list[tuple[Any, ...]]:
+    def number_rows(self) -> list[tuple[Any, ...]]:
+        """The numbers as rows of :data:`NUMBER_FIELDS` values, without an object for each."""
         return pickle.loads(self._packed_numbers) if self._packed_numbers else []
 
     def keep_numbers(self, records: Sequence[NumberRecord]) -> None:
@@ -85,7 +87,7 @@ class PageReport:
         garbage collection of the build and by every pickling and unpickling of the
         environment, a no-op build included, which needs only their count.
         """
-        rows = [tuple(getattr(record, name) for name in _NUMBER_FIELDS) for record in records]
+        rows = [tuple(getattr(record, name) for name in NUMBER_FIELDS) for record in records]
         self._packed_numbers = pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL)
         self.number_count = len(records)
 
@@ -105,7 +107,7 @@ class PageReport:
         return {
             "docname": self.docname,
             "source": source.as_posix(),
-            "numbers": [dict(zip(_NUMBER_FIELDS, row, strict=True)) for row in self._rows()],
+            "numbers": [dict(zip(NUMBER_FIELDS, row, strict=True)) for row in self.number_rows()],
             "snippets": [_plain(s, _run_facts()) for s in self.snippets],
             "findings": [
                 {"line": f.line, "subtype": f.subtype.value, "message": f.message,

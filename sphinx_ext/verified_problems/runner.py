@@ -390,6 +390,18 @@ class Runner:
         """Stop the worker (it kills any snippet still running); safe to call twice."""
         self._slot.close()
 
+    @property
+    def worker_pid(self) -> int | None:
+        """The process id of this runner's worker while it runs (None before it starts and
+        once it is closed): a build's end can be seen to stop it."""
+        worker = self._slot.worker
+        return worker.process.pid if worker is not None else None
+
+    def start(self) -> None:
+        """Start the worker now rather than at the first run, so that its start overlaps other
+        work; a worker that cannot start raises :class:`WorkerDied` here."""
+        self._worker()
+
     def cancel(self) -> None:
         """From now on, run nothing that is not running yet: it fails as not run.
 

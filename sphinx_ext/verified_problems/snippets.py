@@ -1,6 +1,8 @@
 """Finding and running the book's snippets from Sphinx: path rules, one runner, prefetching.
 
-All snippets a build needs are started together when Sphinx is about to read pages
+On a build without a saved environment (every page will be read) the worker starts as soon as
+the configuration is known, so that its start overlaps Sphinx's own set-up. All snippets a build
+needs are started together when Sphinx is about to read pages
 (``env-before-read-docs``). With one reading process they run in a background thread, in the
 order the pages are read, while the main thread reads: a page waits only if its own snippet has
 not finished yet. The snippets leave one core to the reader, and take it too while the reader
@@ -11,6 +13,7 @@ cache.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import threading
@@ -20,18 +23,20 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
+from sphinx.application import ENV_PICKLE_FILENAME
 from sphinx.util import logging
 from sphinx.util.display import progress_message
 
 from .cache import environment_fingerprint
 from .collector import pages
-from .config import VerifiedConfig, env_config, read_config
-from .runner import Limits, Runner, SnippetRequest, SnippetResult
+from .config import VerifiedConfig, early_config, env_config, read_config
+from .runner import Limits, Runner, SnippetRequest, SnippetResult, WorkerDied
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from sphinx.application import Sphinx
+    from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
 
 logger = logging.getLogger(__name__)
@@ -114,16 +119,36 @@ class _State:
 
 #: One runner per build environment (and so per process: a forked reader gets its own worker).
 _STATES: WeakKeyDictionary[BuildEnvironment, _State] = WeakKeyDictionary()
+#: Runners started before their build's environment existed (see :func:`start_early`).
+_EARLY: WeakKeyDictionary[Config, Runner] = WeakKeyDictionary()
 
 
 def _state(env: BuildEnvironment) -> _State:
     """The runner of this environment: ``verified_jobs`` snippets at once, or one per core."""
     state = _STATES.get(env)
     if state is None:
-        config = env_config(env)
-        state = _State(Runner(config.cache_dir, jobs=config.jobs or (os.cpu_count() or 1)), {})
-        _STATES[env] = state
+        runner = _EARLY.pop(env.config, None) or _new_runner(env_config(env))
+        state = _STATES[env] = _State(runner, {})
     return state
+
+
+def _new_runner(config: VerifiedConfig) -> Runner:
+    return Runner(config.cache_dir, jobs=config.jobs or (os.cpu_count() or 1))
+
+
+def start_early(app: Sphinx, config: Config) -> None:
+    """Start the worker at ``config-inited`` when the build will read every page.
+
+    Its start (an interpreter importing numpy, about 0.1 s on its own core) then overlaps
+    Sphinx's set-up instead of holding up the first checked page. A build with a saved
+    environment may read nothing at all; its worker starts when a snippet is first needed.
+    """
+    if (Path(app.doctreedir) / ENV_PICKLE_FILENAME).exists():
+        return
+    runner = _new_runner(early_config(app))
+    with contextlib.suppress(WorkerDied):  # the first snippet's run reports it, on its page
+        runner.start()
+    _EARLY[config] = runner
 
 
 def run_snippet(env: BuildEnvironment, request: SnippetRequest) -> SnippetResult:
@@ -248,6 +273,9 @@ def close(app: Sphinx, exception: BaseException | None) -> None:
 
     A build that failed does not wait for the snippets no page asked for yet.
     """
+    early = _EARLY.pop(app.config, None)  # a build that never ran a snippet
+    if early is not None:
+        early.close()
     state = _STATES.pop(app.env, None)
     if state is not None:
         if state.thread is not None:
