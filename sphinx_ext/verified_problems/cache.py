@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
 #: Bump when the key's inputs, the entry's layout or the worker's behaviour change.
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 
 
 def file_digest(path: Path) -> str:

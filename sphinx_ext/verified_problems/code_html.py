@@ -22,6 +22,8 @@ from docutils import nodes
 from pygments.filters import ErrorToken
 from pygments.token import Text, _TokenType, string_to_tokentype
 
+from .worker import text_digest
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -79,10 +81,28 @@ def _tokens(translator: Any, block: nodes.literal_block) -> list[Token] | None:
 def _worker_tokens(block: nodes.literal_block) -> list[Token] | None:
     """The tokens the snippet worker made of this script, if they are of this very text."""
     made = block.get("verified_tokens")
-    if not made:
+    return decode_tokens(made, block.rawsource) if made else None
+
+
+def decode_tokens(made: str, text: str) -> list[Token] | None:
+    """The tokens the worker wrote (``worker.script_tokens``), cut from ``text``; None if they
+    were made of another text or cannot be read."""
+    try:
+        data = json.loads(made)
+        if data["text"] != text_digest(text):
+            return None
+        kinds = [_token_type(kind) for kind in data["kinds"]]
+        runs = data["runs"]
+        spelled = text + "\n" if data["newline"] else text
+        tokens: list[Token] = []
+        at = 0
+        for index in range(0, len(runs), 2):
+            end = at + runs[index + 1]
+            tokens.append((kinds[runs[index]], spelled[at:end]))
+            at = end
+    except (ValueError, KeyError, TypeError, IndexError):
         return None
-    tokens = [(_token_type(kind), text) for kind, text in json.loads(made)]
-    return tokens if _spell(tokens, block.rawsource) else None
+    return tokens if at == len(spelled) else None
 
 
 def _spell(tokens: list[Token], text: str) -> bool:
