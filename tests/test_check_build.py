@@ -482,9 +482,10 @@ def test_a_build_that_reads_every_page_starts_its_worker_before_reading(
 ) -> None:
     """No saved environment: the worker starts once the configuration is known, the build
     runs its snippets on it, and the build's end stops it, even if no page asked for one
-    (the "problems" root has no check). A saved environment may mean a no-op build: there the
-    worker waits for a snippet to be asked for."""
+    (the "problems" root has no check; it is given an empty snippet folder). A saved
+    environment may mean a no-op build: there the worker waits for a snippet to be asked for."""
     srcdir = copy(name, tmp_path / name)
+    (srcdir / "scripts" / "snippets").mkdir(parents=True, exist_ok=True)
     app = SphinxTestApp("html", srcdir=srcdir, status=StringIO(), warning=StringIO())
     try:
         early = snippets._EARLY.get(app.config)
@@ -505,6 +506,17 @@ def test_a_build_that_reads_every_page_starts_its_worker_before_reading(
         assert again.statuscode == 0
     finally:
         again.cleanup()
+
+
+def test_a_book_without_a_snippet_folder_starts_no_worker(tmp_path: Path) -> None:
+    srcdir = copy("problems", tmp_path / "problems")
+    app = SphinxTestApp("html", srcdir=srcdir, status=StringIO(), warning=StringIO())
+    try:
+        assert app.config not in snippets._EARLY
+        app.build()
+        assert app.statuscode == 0
+    finally:
+        app.cleanup()
 
 
 # -- 9. incremental builds ------------------------------------------------------------------

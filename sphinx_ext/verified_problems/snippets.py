@@ -141,11 +141,15 @@ def start_early(app: Sphinx, config: Config) -> None:
 
     Its start (an interpreter importing numpy, about 0.1 s on its own core) then overlaps
     Sphinx's set-up instead of holding up the first checked page. A build with a saved
-    environment may read nothing at all; its worker starts when a snippet is first needed.
+    environment may read nothing at all, and a book without a snippet folder has no snippet to
+    run: their worker starts when a snippet is first needed, if ever.
     """
     if (Path(app.doctreedir) / ENV_PICKLE_FILENAME).exists():
         return
-    runner = _new_runner(early_config(app))
+    verified = early_config(app)
+    if not verified.snippet_dir.is_dir():
+        return
+    runner = _new_runner(verified)
     with contextlib.suppress(WorkerDied):  # the first snippet's run reports it, on its page
         runner.start()
     _EARLY[config] = runner
