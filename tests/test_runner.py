@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 import threading
 import time
@@ -16,7 +17,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from verified_problems.runner import Failure, Limits, Runner, SnippetRequest, SnippetResult
+from verified_problems.runner import (
+    Failure,
+    Limits,
+    Runner,
+    SnippetRequest,
+    SnippetResult,
+    scratch_root,
+)
 
 Write = Callable[[str, str], Path]
 
@@ -382,6 +390,46 @@ def test_a_cancelled_batch_runs_nothing_more(write: Write) -> None:
     assert stopped and all(r.message == "the build stopped before this snippet ran"
                            for r in stopped)
     assert all(r.ok or r in stopped for r in results)
+
+
+def test_a_running_batch_moves_along_in_the_callers_own_thread(write: Write) -> None:
+    """What a single reader does: start every snippet, ask for one, add one the prefetch did
+    not see (it goes first), and take the rest at the end; no thread is started for it."""
+    paths = [write(f"step_{i}.py", f"print('x = {i}.5')\n") for i in range(3)]
+    paths.append(write("slow.py", "import time\ntime.sleep(0.5)\nprint('x = 9.5')\n"))
+    with Runner(None, jobs=1) as runner:
+        threads = threading.active_count()
+        batch = runner.start_many([request(p) for p in paths])
+        assert threading.active_count() == threads
+        assert batch.result(1).stdout == "x = 1.5\n"
+        late = batch.add(request(write("late.py", "print('x = 7.5')\n")))
+        assert late == 4
+        assert batch.result(late).stdout == "x = 7.5\n"
+        assert not batch.done(3)  # the slow one was queued behind the late one
+        results = batch.finish()
+        assert [r.stdout for r in results] == [
+            "x = 0.5\n", "x = 1.5\n", "x = 2.5\n", "x = 9.5\n", "x = 7.5\n"]
+        assert threading.active_count() == threads
+
+
+@pytest.mark.parametrize("tmpdir", [False, True])
+def test_the_working_folders_are_in_memory_unless_tmpdir_says_where(
+    tmpdir: bool, write: Write, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chosen = tmp_path / "chosen"
+    chosen.mkdir()
+    if tmpdir:
+        monkeypatch.setenv("TMPDIR", str(chosen))
+    else:
+        monkeypatch.delenv("TMPDIR", raising=False)
+    monkeypatch.setattr(tempfile, "tempdir", None)  # tempfile reads TMPDIR again
+    expected = str(chosen) if tmpdir else (scratch_root() or tempfile.gettempdir())
+    path = write("where.py", "import os\nprint(os.getcwd())\n")
+    with Runner(None, jobs=1) as runner:
+        cwd = runner.run(request(path)).stdout.strip()
+    assert Path(cwd).is_relative_to(os.path.realpath(expected)), (cwd, expected)
+    if not tmpdir and Path("/dev/shm").is_dir():
+        assert cwd.startswith("/dev/shm/")
 
 
 def test_missing_snippet_and_data_file(runner: Runner, write: Write, folder: Path) -> None:

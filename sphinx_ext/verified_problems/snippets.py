@@ -2,13 +2,13 @@
 
 On a build without a saved environment (every page will be read) the worker starts as soon as
 the configuration is known, so that its start overlaps Sphinx's own set-up. All snippets a build
-needs are started together when Sphinx is about to read pages
-(``env-before-read-docs``). With one reading process they run in a background thread, in the
-order the pages are read, while the main thread reads: a page waits only if its own snippet has
-not finished yet. The snippets leave one core to the reader, and take it too while the reader
-waits for one of them. Before Sphinx forks parallel readers they are run to the end first (a
-thread does not survive a fork). Either way the directive finds its result in memory or in the
-cache.
+needs are started together when Sphinx is about to read pages (``env-before-read-docs``), in the
+order the pages are read. With one reading process they run while it reads: each page that asks
+for its snippet's result moves the batch along (:class:`~.runner.RunningBatch`, no thread) and
+waits only if that snippet has not finished yet. The snippets leave one core to the reader, and
+take it too while the reader waits for one of them. Before Sphinx forks parallel readers they
+are run to the end first, so that each fork has the results. Either way the directive finds its
+result in memory or in the cache.
 """
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import threading
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -30,7 +28,7 @@ from sphinx.util.display import progress_message
 from .cache import environment_fingerprint
 from .collector import pages
 from .config import VerifiedConfig, early_config, env_config, read_config
-from .runner import Limits, Runner, SnippetRequest, SnippetResult, WorkerDied
+from .runner import Limits, Runner, RunningBatch, SnippetRequest, SnippetResult, WorkerDied
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -110,11 +108,9 @@ def request_for(
 class _State:
     runner: Runner
     results: dict[SnippetRequest, SnippetResult]
-    #: Results the background thread will deliver.
-    waiting: dict[SnippetRequest, Future[SnippetResult]] = field(default_factory=dict)
-    #: Held by whoever drives the runner: the background thread, or the directive's own run.
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    thread: threading.Thread | None = None
+    #: The snippets started before a single reader reads, moved along as pages ask for them.
+    batch: RunningBatch | None = None
+    indices: dict[SnippetRequest, int] = field(default_factory=dict)
 
 
 #: One runner per build environment (and so per process: a forked reader gets its own worker).
@@ -161,23 +157,25 @@ def run_snippet(env: BuildEnvironment, request: SnippetRequest) -> SnippetResult
     result = state.results.get(request)
     if result is not None:
         return result
-    future = state.waiting.get(request)
-    if future is not None:
-        result = _wait_for(state.runner, future)
+    if state.batch is None:
+        result = state.runner.run(request)
     else:
-        with state.lock:
-            result = state.runner.run(request)
+        index = state.indices.get(request)
+        if index is None:  # a request the prefetch did not see: it goes first
+            index = state.indices[request] = state.batch.add(request)
+        result = _result_of(state.runner, state.batch, index)
     state.results[request] = result
     return result
 
 
-def _wait_for(runner: Runner, future: Future[SnippetResult]) -> SnippetResult:
-    """A background result; while the reader waits for it, snippets may have its core too."""
-    if future.done():
-        return future.result()
+def _result_of(runner: Runner, batch: RunningBatch, index: int) -> SnippetResult:
+    """A result of the running batch; while the reader waits for it, snippets have its core."""
+    batch.poll()
+    if batch.done(index):
+        return batch.result(index)
     runner.limit(runner.jobs)
     try:
-        return future.result()
+        return batch.result(index)
     finally:
         runner.limit(_beside_reader(runner.jobs))
 
@@ -206,37 +204,18 @@ def prefetch(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     logger.info("running %d snippets (or taking them from the cache) while pages are read",
                 len(todo))
     state.runner.limit(_beside_reader(state.runner.jobs))
-    futures = [Future[SnippetResult]() for _ in todo]
-    state.waiting.update(zip(todo, futures, strict=True))
-    state.thread = threading.Thread(
-        target=_run_in_background, args=(state.runner, state.lock, todo, futures),
-        name="verified-snippets", daemon=True,
-    )
-    state.thread.start()
-
-
-def _run_in_background(
-    runner: Runner, lock: threading.Lock, todo: list[SnippetRequest],
-    futures: list[Future[SnippetResult]],
-) -> None:
-    """The background thread: results go to the futures one by one, as they come."""
-    with lock:
-        try:
-            runner.run_many(todo, lambda index, result: futures[index].set_result(result))
-        except BaseException as error:  # the reader waiting on a future sees it, not a hang
-            for future in futures:
-                if not future.done():
-                    future.set_exception(error)
-            raise
+    state.batch = state.runner.start_many(todo)
+    state.indices = {request: index for index, request in enumerate(todo)}
 
 
 def finish_prefetch(app: Sphinx, env: BuildEnvironment) -> None:
-    """After reading: wait for the background runs (a page may not have asked for one), so
-    that the summary counts them all and no thread runs while Sphinx writes."""
+    """After reading: run what no page asked for, on every core, so that the summary counts
+    every snippet and nothing runs while Sphinx writes."""
     state = _STATES.get(env)
-    if state is not None and state.thread is not None:
-        state.thread.join()
-        state.thread = None
+    if state is not None and state.batch is not None:
+        batch, state.batch, state.indices = state.batch, None, {}
+        state.runner.limit(state.runner.jobs)
+        batch.finish()
 
 
 def outdated_by_runtime(
@@ -282,10 +261,10 @@ def close(app: Sphinx, exception: BaseException | None) -> None:
         early.close()
     state = _STATES.pop(app.env, None)
     if state is not None:
-        if state.thread is not None:
+        if state.batch is not None:
             if exception is not None:
                 state.runner.cancel()
-            state.thread.join()
+            state.batch.finish()
         state.runner.close()
 
 
