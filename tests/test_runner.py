@@ -18,12 +18,14 @@ from pathlib import Path
 
 import pytest
 from verified_problems.runner import (
+    WORKER_SCRIPT,
     Failure,
     Limits,
     Runner,
     SnippetRequest,
     SnippetResult,
     scratch_root,
+    worker_environment,
 )
 
 Write = Callable[[str, str], Path]
@@ -430,6 +432,20 @@ def test_the_working_folders_are_in_memory_unless_tmpdir_says_where(
     assert Path(cwd).is_relative_to(os.path.realpath(expected)), (cwd, expected)
     if not tmpdir and Path("/dev/shm").is_dir():
         assert cwd.startswith("/dev/shm/")
+
+
+def test_a_worker_whose_caller_is_gone_removes_the_callers_folder(tmp_path: Path) -> None:
+    """A forked reader that ended before its worker was ready leaves nobody to clean up."""
+    root = tmp_path / "root"
+    root.mkdir()
+    command = [sys.executable, "-s", "-P", str(WORKER_SCRIPT), "--jobs", "1", "--root", str(root)]
+    worker = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              env=worker_environment(tmp_path))
+    assert worker.stdout is not None and worker.stdin is not None
+    worker.stdout.close()  # the caller is gone: the worker's "ready" finds no reader
+    assert worker.wait(timeout=60) == 0
+    worker.stdin.close()
+    assert not root.exists()
 
 
 def test_missing_snippet_and_data_file(runner: Runner, write: Write, folder: Path) -> None:

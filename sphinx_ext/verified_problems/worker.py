@@ -569,9 +569,13 @@ class Server:
         self.open = True
 
     def serve(self) -> None:
-        """Run until the caller closes stdin (or stops reading), then kill what is left."""
-        self.send({"event": "ready", "pid": os.getpid()})
+        """Run until the caller closes stdin (or stops reading), then kill what is left.
+
+        A caller gone before the worker was ready (a forked reader that ended) is a clean end
+        too: nobody else would remove the caller's folder.
+        """
         try:
+            self.send({"event": "ready", "pid": os.getpid()})
             while self.open:
                 self.start_queued()
                 self.step()
