@@ -412,6 +412,8 @@ def test_a_running_batch_moves_along_in_the_callers_own_thread(write: Write) -> 
         assert [r.stdout for r in results] == [
             "x = 0.5\n", "x = 1.5\n", "x = 2.5\n", "x = 9.5\n", "x = 7.5\n"]
         assert threading.active_count() == threads
+        with pytest.raises(KeyError):  # asking for what was never asked for does not hang
+            batch.result(99)
 
 
 @pytest.mark.parametrize("tmpdir", [False, True])

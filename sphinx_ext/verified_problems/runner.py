@@ -595,6 +595,8 @@ class RunningBatch:
     def result(self, index: int) -> SnippetResult:
         """The result of the ``index``-th request, waiting for it if it is not known yet."""
         while index not in self.batch.results:
+            if not (self.queue or self.inflight):
+                raise KeyError(f"no request {index} in this batch")
             self._step(wait=True)
         return self.batch.results[index]
 
