@@ -499,17 +499,15 @@ def test_a_build_that_reads_every_page_starts_its_worker_before_reading(
         app.cleanup()
     assert early.worker_pid is None
     assert not _running(pid)
-    again = SphinxTestApp("html", srcdir=srcdir, status=StringIO(), warning=StringIO())
-    try:
-        assert again.config not in snippets._EARLY
-        again.build()
-        assert again.statuscode == 0
-    finally:
-        again.cleanup()
+    _build_without_early_worker(srcdir)
 
 
 def test_a_book_without_a_snippet_folder_starts_no_worker(tmp_path: Path) -> None:
-    srcdir = copy("problems", tmp_path / "problems")
+    _build_without_early_worker(copy("problems", tmp_path / "problems"))
+
+
+def _build_without_early_worker(srcdir: Path) -> None:
+    """A build that starts no worker before reading, and passes."""
     app = SphinxTestApp("html", srcdir=srcdir, status=StringIO(), warning=StringIO())
     try:
         assert app.config not in snippets._EARLY

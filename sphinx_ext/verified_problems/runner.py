@@ -517,37 +517,6 @@ class Runner:
 OnResult = Callable[[int, SnippetResult], None]
 
 
-@dataclass
-class _Batch:
-    """The results of one batch so far; each is counted and passed on once, and cached when
-    the batch ends (:meth:`save`)."""
-
-    runner: Runner
-    on_result: OnResult | None
-    results: dict[int, SnippetResult] = field(default_factory=dict)
-    unsaved: list[tuple[_Pending, SnippetResult]] = field(default_factory=list)
-
-    def finish(self, index: int, result: SnippetResult, pending: _Pending | None = None) -> None:
-        """Record one result (``pending``: it was run, and may go into the cache)."""
-        if pending is not None:
-            self.unsaved.append((pending, result))
-        self.runner._count(result)
-        self.results[index] = result
-        if self.on_result is not None:
-            self.on_result(index, result)
-
-    def save(self) -> None:
-        """Put the batch's runs into the cache.
-
-        Not as each comes: creating a file while snippets run costs many times what it costs
-        once they are done (the file system is busy with their folders), and its caller, the
-        reader, waits for it.
-        """
-        for pending, result in self.unsaved:
-            self.runner._remember(pending, result)
-        self.unsaved.clear()
-
-
 class RunningBatch:
     """Snippets that run while their caller does other work, in the caller's own thread.
 
@@ -562,13 +531,16 @@ class RunningBatch:
                  on_result: OnResult | None = None) -> None:
         self.runner = runner
         self.size = len(requests)
-        self.batch = _Batch(runner, on_result)
+        self.on_result = on_result
+        self.results: dict[int, SnippetResult] = {}
+        #: Runs to put into the cache when the batch ends (see :meth:`_save`).
+        self.unsaved: list[tuple[_Pending, SnippetResult]] = []
         self.queue: deque[_Pending] = deque()
         self.inflight: dict[int, _Pending] = {}
         for index, request in enumerate(requests):
             prepared = runner._prepare(index, request)
             if isinstance(prepared, SnippetResult):
-                self.batch.finish(index, prepared)
+                self._record(index, prepared)
             else:
                 self.queue.append(prepared)
         self.poll()
@@ -579,14 +551,14 @@ class RunningBatch:
         self.size += 1
         prepared = self.runner._prepare(index, request)
         if isinstance(prepared, SnippetResult):
-            self.batch.finish(index, prepared)
+            self._record(index, prepared)
         else:
             self.queue.appendleft(prepared)
         return index
 
     def done(self, index: int) -> bool:
         """Whether the result of the ``index``-th request is known."""
-        return index in self.batch.results
+        return index in self.results
 
     def poll(self) -> None:
         """Move the batch along without waiting."""
@@ -594,25 +566,25 @@ class RunningBatch:
 
     def result(self, index: int) -> SnippetResult:
         """The result of the ``index``-th request, waiting for it if it is not known yet."""
-        while index not in self.batch.results:
+        while index not in self.results:
             if not (self.queue or self.inflight):
                 raise KeyError(f"no request {index} in this batch")
             self._step(wait=True)
-        return self.batch.results[index]
+        return self.results[index]
 
     def finish(self) -> list[SnippetResult]:
         """Every result, in the order asked, once all have run (and are cached)."""
         while self.queue or self.inflight:
             self._step(wait=True)
-        self.batch.save()
-        return [self.batch.results[i] for i in range(self.size)]
+        self._save()
+        return [self.results[i] for i in range(self.size)]
 
     def _step(self, wait: bool) -> None:
         """Submit what the worker has room for, then handle what it said (or wait for it)."""
         runner = self.runner
         while runner.cancelled and self.queue:
             pending = self.queue.popleft()
-            self.batch.finish(pending.index, _failed(pending, Failure.WORKER, _CANCELLED),
+            self._record(pending.index, _failed(pending, Failure.WORKER, _CANCELLED),
                               pending)
         if not (self.queue or self.inflight):
             return
@@ -621,7 +593,7 @@ class RunningBatch:
         except WorkerDied as death:
             while self.queue:  # no worker to be had: every request fails, none waits forever
                 pending = self.queue.popleft()
-                self.batch.finish(pending.index, _failed(pending, Failure.WORKER, str(death)),
+                self._record(pending.index, _failed(pending, Failure.WORKER, str(death)),
                                   pending)
             return
         try:
@@ -639,9 +611,29 @@ class RunningBatch:
         except WorkerDied as death:
             runner._slot.discard()
             for pending in self.inflight.values():
-                self.batch.finish(pending.index, _failed(pending, Failure.WORKER, str(death)),
+                self._record(pending.index, _failed(pending, Failure.WORKER, str(death)),
                                   pending)
             self.inflight.clear()
+
+    def _record(self, index: int, result: SnippetResult, pending: _Pending | None = None) -> None:
+        """Keep one result, count it and pass it on (``pending``: it was run, to be cached)."""
+        if pending is not None:
+            self.unsaved.append((pending, result))
+        self.runner._count(result)
+        self.results[index] = result
+        if self.on_result is not None:
+            self.on_result(index, result)
+
+    def _save(self) -> None:
+        """Put the batch's runs into the cache.
+
+        Not as each comes: creating a file while snippets run costs many times what it costs
+        once they are done (the file system is busy with their folders), and the reader, who
+        moves the batch along, would wait for it.
+        """
+        for pending, result in self.unsaved:
+            self.runner._remember(pending, result)
+        self.unsaved.clear()
 
     def _handle(self, event: dict[str, Any], worker: _Worker) -> None:
         kind, request_id = event.get("event"), event.get("id")
@@ -650,7 +642,7 @@ class RunningBatch:
         elif kind == "done" and isinstance(request_id, int) and request_id in self.inflight:
             worker.groups.pop(request_id, None)
             pending = self.inflight.pop(request_id)
-            self.batch.finish(pending.index, _from_reply(pending, event), pending)
+            self._record(pending.index, _from_reply(pending, event), pending)
 
 
 def _dependencies(modules: Sequence[Path], request: SnippetRequest) -> tuple[Path, ...]:
