@@ -1,8 +1,10 @@
 """The benchmark's book: N attention problems like II.3.B01, in three variants of the same pages.
 
-One generator writes every variant, so the pages differ only in their "Check — numeric" block:
+One generator writes every variant, so the pages differ only in the directive under their
+"Check — numeric" heading:
 
-* ``plain``: no check at all (the verified_problems extension is still loaded, for the header);
+* ``plain``: the heading and its sentence, no check (the verified_problems extension is still
+  loaded, for the header);
 * ``checked``: ``:::{check-numeric} pNNNN.py`` runs the problem's snippet and checks the digits;
 * ``programoutput``: ``:::{program-output} python pNNNN.py`` runs the same snippet, unchecked.
 
@@ -174,9 +176,16 @@ def _given(problem: Problem) -> str:
 
 
 def check_block(problem: Problem, variant: str, snippets: Path) -> str:
-    """The page's "Check — numeric" section in this variant (nothing for plain)."""
+    """The page's "Check — numeric" section in this variant: the same in all but its directive.
+
+    The plain page keeps the heading and its sentence. A heading is a section in every page's
+    navigation and local table of contents; without it, the plain yardstick would be cheaper
+    by what the theme and the garbage collector pay for 500 more sections, which is no part
+    of verifying anything.
+    """
+    section = "\n## Check — numeric\n\nThe excerpt computes each step under its name.\n"
     if variant == "plain":
-        return ""
+        return section
     if variant == "checked":
         directive = (
             f":::{{check-numeric}} {problem.stem}.py\n"
@@ -185,7 +194,7 @@ def check_block(problem: Problem, variant: str, snippets: Path) -> str:
     else:
         command = shlex.join([sys.executable, str(snippets / f"{problem.stem}.py")])
         directive = f":::{{program-output}} {command}\n:::\n"
-    return f"\n## Check — numeric\n\nThe excerpt computes each step under its name.\n\n{directive}"
+    return f"{section}\n{directive}"
 
 
 def page(problem: Problem, variant: str, snippets: Path) -> str:

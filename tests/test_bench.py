@@ -14,7 +14,7 @@ SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 sys.path.insert(0, str(SCRIPTS))
 
 import bench  # noqa: E402
-from bench_book import problems, rounded, snippet  # noqa: E402
+from bench_book import VARIANTS, page, problems, rounded, snippet  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -61,3 +61,17 @@ def test_prose_digits_are_the_printed_ones_rounded_half_even() -> None:
     assert str(rounded(-0.73456)) == "-0.7346"
     problem = problems(1)[0]
     assert "np.set_printoptions(floatmode=\"unique\"" in snippet(problem)
+
+
+def test_variants_differ_only_in_the_directive() -> None:
+    # The yardstick: a plain page has every heading and sentence of a checked one, so the two
+    # builds differ by the check alone, not by a section more in every page's navigation.
+    problem = problems(1)[0]
+    pages = {variant: page(problem, variant, Path("/snippets")) for variant in VARIANTS}
+    directives = {variant: text.split("\n:::{", 2)[-1] for variant, text in pages.items()
+                  if variant != "plain"}
+    assert directives["checked"].startswith("check-numeric} p0001.py")
+    assert directives["programoutput"].startswith("program-output} ")
+    for variant, directive in directives.items():
+        assert pages[variant].removesuffix("\n:::{" + directive) == pages["plain"]
+    assert "\n## Check — numeric\n" in pages["plain"]
