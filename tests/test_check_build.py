@@ -384,6 +384,27 @@ def test_a_wrong_digit_is_reported_against_its_owner(root: Callable[[str], Path]
     ]
 
 
+def test_the_same_formula_twice_is_marked_by_each_owner(root: Callable[[str], Path]) -> None:
+    # Math nodes with the same LaTeX share one extract (it is remembered by its text); each
+    # must still carry its own marks: twice under base.py, and wrong under variation.py.
+    srcdir = root("scope")
+    page = srcdir / "variation.md"
+    replace_in(page, "new scale, 1.4142.", "new scale, 1.4142, not $s = 0.7071$.")
+    replace_in(page, "again: $s = 0.7071$.", "again: $s = 0.7071$, and once more $s = 0.7071$.")
+    result = build(srcdir)
+    assert [m for m in result.messages() if m.startswith("variation.md")] == [
+        "variation.md:26: ERROR: s: prose 0.7071, printed 1.4142 (Variation) "
+        "[verified.divergence]",
+    ]
+    marks: dict[str, list[list[str]]] = {}
+    for math in result.page("variation").select("span.math"):
+        text = math.get_text()
+        if text.startswith("\\(s ="):
+            section = math.find_parent("section")["id"]
+            marks.setdefault(section, []).append(re.findall(r"\\class\{([^{}]*)\}", text))
+    assert marks == {"variation": [["verified-bad"]],
+                     "draws-on": [["verified-ok"], ["verified-ok"]]}
+
 # -- 6. exemptions --------------------------------------------------------------------------
 
 

@@ -1229,7 +1229,22 @@ def extract_math(latex: str, macros: Mapping[str, MacroDef] = _NO_MACROS) -> Pro
     ``{math}`` directive, an amsmath environment); ``macros`` are the book's MathJax macros
     (``{"mat": (r"\mathbf{#1}", 1)}``). Every offset in the result is into ``latex``. The
     rules are in this module's docstring.
+
+    A book repeats much of its inline math (``$\mat{A}$``, ``$\sqrt{d_k}$``) page after page,
+    so results are remembered by block and macros. Each call gets lists of its own; the frozen
+    numbers in them may be shared with another call's.
     """
+    extract = _extract_remembered(latex, tuple(macros.items()))
+    return ProseExtract(list(extract.named), list(extract.free), list(extract.exempt),
+                        list(extract.problems), list(extract.arithmetic))
+
+
+@lru_cache(maxsize=256)  # what recurs stays; a page's one-off blocks soon make room
+def _extract_remembered(latex: str, macros: tuple[tuple[str, MacroDef], ...]) -> ProseExtract:
+    return _extract(latex, dict(macros))
+
+
+def _extract(latex: str, macros: Mapping[str, MacroDef]) -> ProseExtract:
     problems: list[SourceProblem] = []
     items = _Reader().read(parse(latex, problems))
     items = _Expander(macros, problems).expand(items)

@@ -8,7 +8,7 @@ written above it. Scope rule: a check with ``:scope: section`` owns the section 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -288,45 +288,65 @@ def _check_share(
     named: list[PlacedValue] = []
     free: list[Placed] = []
     exempt: list[Placed] = []
+    origin = _MathOrigin()
     for region in share.regions:
+        place = origin.placer(region)
         if region.exempt:
             numbers = [c for v in region.extract.named for c in v.cells] + region.extract.free
-            exempt += [_place(region, n) for n in numbers if n.decimal]
+            exempt += [place(n) for n in numbers if n.decimal]
         else:
             named += [
-                PlacedValue(v, tuple(_place(region, c) for c in v.cells))
-                for v in region.extract.named
+                PlacedValue(v, tuple(place(c) for c in v.cells)) for v in region.extract.named
             ]
-            free += [_place(region, n) for n in region.extract.free]
-        exempt += [_place(region, n) for n in region.extract.exempt]
+            free += [place(n) for n in region.extract.free]
+        exempt += [place(n) for n in region.extract.exempt]
     if check["failure"]:
         return _snippet_record(check, [])
     transcript = parse_transcript(check["stdout"])
     _report_transcript(docname, check, transcript, report)
     verdicts = verify(transcript, named, free, exempt, policy)
     share.numbers.extend(_record(docname, check, verdict, report) for verdict in verdicts)
-    _annotate_math(share.regions, verdicts, check["snippet"])
+    _annotate_math(origin, verdicts, check["snippet"])
     return _snippet_record(check, verdicts)
+
+
+class _MathOrigin:
+    """Which math node each placed number stands in.
+
+    Keyed by the placed number, made once per region: two math blocks with the same LaTeX
+    may share their extract (see :func:`.latex.extract_math`), so the prose number alone
+    does not say which node it came from.
+    """
+
+    def __init__(self) -> None:
+        self.nodes: dict[int, nodes.Element] = {}
+
+    def placer(self, region: _Region) -> Callable[[ProseNumber], Placed]:
+        """A function that places a number of ``region`` and remembers its node."""
+        node = region.node
+        if not isinstance(node, nodes.math | nodes.math_block):
+            return lambda number: _place(region, number)
+
+        def place(number: ProseNumber) -> Placed:
+            placed = _place(region, number)
+            self.nodes[id(placed)] = node
+            return placed
+
+        return place
 
 
 SPANS_ATTRIBUTE = "verified_spans"
 
 
-def _annotate_math(regions: list[_Region], verdicts: list[Verdict], snippet: str) -> None:
+def _annotate_math(origin: _MathOrigin, verdicts: list[Verdict], snippet: str) -> None:
     """Record on each math node which of its numbers were checked, for the reader's view.
 
     Each span is ``(start, end, outcome, label, snippet, printed)`` in the node's LaTeX, the
     parts of its tooltip kept apart so that the pickled doctree shares the repeated ones;
     :mod:`.digit_marks` turns them into MathJax classes and tooltips when HTML is written.
     """
-    origin = {
-        id(number): region.node
-        for region in regions
-        if isinstance(region.node, nodes.math | nodes.math_block)
-        for number in _numbers_of(region.extract)
-    }
     for verdict in verdicts:
-        node = origin.get(id(verdict.placed.number))
+        node = origin.nodes.get(id(verdict.placed))
         if node is None:
             continue
         number = verdict.placed.number
