@@ -315,7 +315,8 @@ class _MathOrigin:
 
     Keyed by the placed number, made once per region: two math blocks with the same LaTeX
     may share their extract (see :func:`.latex.extract_math`), so the prose number alone
-    does not say which node it came from.
+    does not say which node it came from. The key is the placed number's ``id``: the share's
+    lists hold every placed number until its verdicts are annotated, so no key is reused.
     """
 
     def __init__(self) -> None:
