@@ -205,8 +205,10 @@ class ProblemDomain(Domain):
 
     ``declared`` keeps every declaration of an id in page order, so the first one wins and
     the others are duplicates however the pages were read (in any order, or in parallel).
-    ``refs`` keeps the ids each page references, ``published`` the table the pages were last
-    written with.
+    ``pages`` keeps the ids each page declares, so that forgetting a page touches its own ids
+    and not every id of the book (Sphinx forgets every page it reads, which made a full read
+    quadratic). ``refs`` keeps the ids each page references, ``published`` the table the
+    pages were last written with.
     """
 
     name = "problem"
@@ -214,9 +216,9 @@ class ProblemDomain(Domain):
     object_types: ClassVar[dict[str, ObjType]] = {"problem": ObjType("problem", "ref")}
     roles: ClassVar[dict[str, Any]] = {"ref": ProblemRef(warn_dangling=True)}
     initial_data: ClassVar[dict[str, Any]] = {
-        "declared": {}, "refs": {}, "index_pages": {}, "published": {},
+        "declared": {}, "pages": {}, "refs": {}, "index_pages": {}, "published": {},
     }
-    data_version = 2
+    data_version = 3
 
     @property
     def declared(self) -> dict[str, list[Problem]]:
@@ -238,14 +240,15 @@ class ProblemDomain(Domain):
         found = self.declared.setdefault(problem.id, [])
         found.append(problem)
         found.sort(key=lambda p: (p.docname, p.line))
+        self.data["pages"].setdefault(problem.docname, set()).add(problem.id)
 
     def clear_doc(self, docname: str) -> None:
-        for key, found in list(self.declared.items()):
-            kept = [p for p in found if p.docname != docname]
+        for key in self.data["pages"].pop(docname, ()):
+            kept = [p for p in self.declared.get(key, ()) if p.docname != docname]
             if kept:
                 self.declared[key] = kept
             else:
-                del self.declared[key]
+                self.declared.pop(key, None)
         self.data["refs"].pop(docname, None)
         self.data["index_pages"].pop(docname, None)
 
