@@ -1002,3 +1002,17 @@ def test_no_decimal_goes_unread(latex: str) -> None:
         assert any(start <= match.start() and match.end() <= end for start, end in spans), (
             match.group(), latex
         )
+
+
+def test_a_remembered_extract_is_the_same_and_a_caller_cannot_spoil_it() -> None:
+    # Extracts are remembered by block and macros; each call still gets lists of its own.
+    latex = r"\vec{p} = (0.0900, 0.2447) \quad e^{-2} = 0.1353"
+    first = extract_math(latex)
+    expected = repr(first)
+    assert [value.names for value in first.named] == [("p",)]
+    first.named.clear()
+    first.free.append(ProseNumber("9.9999", 0, 6, True))
+    assert repr(extract_math(latex)) == expected
+    assert repr(extract_math(latex, {"vec": (r"\mathbf{#1}", 1)})) == expected
+    other = extract_math(latex, {"vec": ("v", 0)})  # `v{p}` is no name: an unnamed tuple
+    assert [value.names for value in other.named] == [()]
