@@ -4,7 +4,8 @@
 (:mod:`bench_book`) into a temporary folder, in three variants of the same pages, and builds each
 variant cold (fresh build folder), again with nothing changed (no-op), and again after one
 snippet was edited (plain: one page touched). The variants are built side by side, interleaved,
-so they share the machine's noise; ``--repeat N`` takes medians over N rounds.
+so they share the machine's noise; ``--repeat N`` takes medians over N rounds (3 by default: on
+a small machine one round's ratios drift by 10–25 %, enough to move a target across its line).
 
 Every figure is the wall time of the whole ``sphinx-build -b html -c CONF -d DOCTREES SRC OUT``
 process and its peak RSS (``os.wait4``). ``-q`` is left out because it would also hide the
@@ -317,7 +318,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=lambda s: [int(n) for n in s.split(",")],
                         default=list(DEFAULT_SIZES), help="problem counts, e.g. 50,200,500")
-    parser.add_argument("--repeat", type=int, default=1, help="rounds; figures are medians")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="rounds (default 3: one round's ratios drift by 10–25 %% on a small "
+                             "machine); figures are medians")
     parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     parser.add_argument("--output", type=Path, help="also write the report to this file")
     parser.add_argument("--keep", action="store_true", help="keep the generated books and logs")

@@ -60,6 +60,18 @@ def test_junit_text_reads_back_as_what_went_in() -> None:
     assert latex is not None and latex.get("message") == f"/book/ch/p1.md:7: bad LaTeX: {AWKWARD}"
 
 
+@pytest.mark.parametrize("awkward", ['"', "<", ">", "&", "\n", "\t", "\r", "'", "plain"])
+def test_each_character_alone_reads_back(awkward: str) -> None:
+    # A value is escaped only when it needs to be: each character that does, on its own.
+    report = PageReport(docname="p", source="/book/p.md")
+    report.findings.append(Finding("p", 7, Subtype.LATEX, f"x{awkward}y"))
+    case = ET.fromstring(build_junit({"p": report}).encode()).find("testsuite/testcase")
+    assert case is not None
+    failure = case.find("failure")
+    assert failure is not None
+    assert failure.get("message") == f"/book/p.md:7: x{awkward}y"
+
+
 def test_no_book_is_an_empty_but_valid_report() -> None:
     root = ET.fromstring(build_junit({}).encode())
     assert (root.tag, root.get("tests"), root.get("failures"), list(root)) == (

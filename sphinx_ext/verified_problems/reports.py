@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import re
 import secrets
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -115,9 +116,13 @@ def _element(tag: str, attributes: Mapping[str, object], children: Sequence[str]
 
 
 _ATTRIBUTE_ESCAPES = {'"': "&quot;", "\n": "&#10;", "\r": "&#13;", "\t": "&#09;"}
+#: A character that an attribute value must escape (most values, names and numbers, have none).
+_NEEDS_ESCAPE = re.compile(r'[&<>"\n\r\t]')
 
 
 def _attribute(value: str) -> str:
+    if _NEEDS_ESCAPE.search(value) is None:
+        return f'"{value}"'
     return f'"{escape(value, _ATTRIBUTE_ESCAPES)}"'
 
 
