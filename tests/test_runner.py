@@ -23,7 +23,6 @@ from verified_problems.runner import (
     Limits,
     Runner,
     SnippetRequest,
-    SnippetResult,
     scratch_root,
     worker_environment,
 )
@@ -381,12 +380,10 @@ def test_a_cancelled_batch_runs_nothing_more(write: Write) -> None:
     paths = [write(f"nap_{i}.py", "import time\ntime.sleep(0.3)\nprint('x = 1.5')\n")
              for i in range(6)]
     with Runner(None, jobs=1) as runner:
-        results: list[SnippetResult] = []
-        batch = threading.Thread(target=lambda: results.extend(
-            runner.run_many([request(p) for p in paths],
-                            lambda index, result: runner.cancel() if index == 0 else None)))
-        batch.start()
-        batch.join()
+        batch = runner.start_many([request(p) for p in paths])
+        batch.result(0)
+        runner.cancel()
+        results = batch.finish()
     assert results[0].ok
     stopped = [r for r in results if r.failure is Failure.WORKER]
     assert stopped and all(r.message == "the build stopped before this snippet ran"

@@ -93,8 +93,9 @@ def read_config(app: Sphinx) -> VerifiedConfig:
 
 
 def early_config(app: Sphinx) -> VerifiedConfig:
-    """The validated configuration before the environment exists (from ``config-inited`` on)."""
-    return _build(app.config, Path(app.confdir), Path(app.doctreedir))
+    """The validated configuration before the environment exists (from ``config-inited`` on):
+    the one :func:`_validate` built."""
+    return _VALIDATED[app.config]
 
 
 def env_config(env: BuildEnvironment) -> VerifiedConfig:
@@ -107,9 +108,13 @@ def _attach(app: Sphinx) -> None:
     read_config(app)
 
 
+#: The configuration as validated at ``config-inited``, for what runs before the environment.
+_VALIDATED: WeakKeyDictionary[Config, VerifiedConfig] = WeakKeyDictionary()
+
+
 def _validate(app: Sphinx, config: Config) -> None:
     try:
-        _build(config, Path(app.confdir), Path(app.doctreedir))
+        _VALIDATED[config] = _build(config, Path(app.confdir), Path(app.doctreedir))
     except ConfigError as err:
         logger.error(str(err), location=_location(Path(app.confdir), str(err)),
                      type=TYPE, subtype=Subtype.CONFIG.value)

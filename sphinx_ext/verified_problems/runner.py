@@ -24,7 +24,6 @@ import tempfile
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -103,7 +102,8 @@ class SnippetResult:
     cached: bool
     key: str  # hex content hash the cache used ('' when the snippet is MISSING)
     dependencies: tuple[Path, ...]  # local modules imported from snippet_dir + data_files
-    #: The script's Pygments tokens as JSON ``[[type, text], …]``, if asked for and lexable.
+    #: The script's Pygments tokens, if asked for and lexable: the compact JSON of
+    #: ``worker.script_tokens``, read back by ``code_html.decode_tokens``.
     tokens: str | None = None
 
     @property
@@ -425,8 +425,8 @@ class Runner:
     def cancel(self) -> None:
         """From now on, run nothing that is not running yet: it fails as not run.
 
-        For a build that stopped: final for this runner. Like :meth:`limit`, safe to call
-        from another thread than the one in ``run_many``.
+        For a build that stopped: final for this runner; a running batch fails what it has
+        not handed to the worker yet.
         """
         self.cancelled = True
 
@@ -442,21 +442,14 @@ class Runner:
         """The result of one snippet: cached, or run now."""
         return self.run_many([request])[0]
 
-    def run_many(
-        self, requests: Sequence[SnippetRequest], on_result: OnResult | None = None
-    ) -> list[SnippetResult]:
-        """Results in the order asked: cached ones at once, the rest run up to ``jobs`` at once.
+    def run_many(self, requests: Sequence[SnippetRequest]) -> list[SnippetResult]:
+        """Results in the order asked: cached ones at once, the rest run up to ``jobs`` at once."""
+        return self.start_many(requests).finish()
 
-        ``on_result(index, result)`` hears of each result as soon as it is known.
-        """
-        return self.start_many(requests, on_result).finish()
-
-    def start_many(
-        self, requests: Sequence[SnippetRequest], on_result: OnResult | None = None
-    ) -> RunningBatch:
+    def start_many(self, requests: Sequence[SnippetRequest]) -> RunningBatch:
         """Start the requests and return at once: the caller goes on with its own work and
         moves the batch along (:meth:`RunningBatch.poll`) until it asks for a result."""
-        return RunningBatch(self, requests, on_result)
+        return RunningBatch(self, requests)
 
     def _prepare(self, index: int, request: SnippetRequest) -> SnippetResult | _Pending:
         """A MISSING or cached result, or the pending run with its key."""
@@ -513,10 +506,6 @@ class Runner:
         self.stats.seconds += result.seconds if executed else 0.0
 
 
-#: Told of each result of a batch as it comes: its index in the batch and the result.
-OnResult = Callable[[int, SnippetResult], None]
-
-
 class RunningBatch:
     """Snippets that run while their caller does other work, in the caller's own thread.
 
@@ -527,11 +516,9 @@ class RunningBatch:
     caller let it go, for a file read or written, the caller would wait to get it back.)
     """
 
-    def __init__(self, runner: Runner, requests: Sequence[SnippetRequest],
-                 on_result: OnResult | None = None) -> None:
+    def __init__(self, runner: Runner, requests: Sequence[SnippetRequest]) -> None:
         self.runner = runner
         self.size = len(requests)
-        self.on_result = on_result
         self.results: dict[int, SnippetResult] = {}
         #: Runs to put into the cache when the batch ends (see :meth:`_save`).
         self.unsaved: list[tuple[_Pending, SnippetResult]] = []
@@ -616,13 +603,11 @@ class RunningBatch:
             self.inflight.clear()
 
     def _record(self, index: int, result: SnippetResult, pending: _Pending | None = None) -> None:
-        """Keep one result, count it and pass it on (``pending``: it was run, to be cached)."""
+        """Keep one result and count it (``pending``: it was run, to be cached)."""
         if pending is not None:
             self.unsaved.append((pending, result))
         self.runner._count(result)
         self.results[index] = result
-        if self.on_result is not None:
-            self.on_result(index, result)
 
     def _save(self) -> None:
         """Put the batch's runs into the cache.

@@ -252,7 +252,7 @@ def _requests_in(config: VerifiedConfig, source: Path) -> list[SnippetRequest]:
 
 
 def close(app: Sphinx, exception: BaseException | None) -> None:
-    """Stop the worker at the end of the build (after any background runs end).
+    """Stop the worker at the end of the build, once the running batch (if any) has ended.
 
     A build that failed does not wait for the snippets no page asked for yet.
     """
