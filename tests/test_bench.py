@@ -1,10 +1,13 @@
 """scripts/bench.py for real at a tiny size: the books build; the counts and ratio rows are there.
 
-Nine real sphinx-build runs of a 3-problem book (about 15 s); no assertion is about time.
+Nine real sphinx-build runs of a 3-problem book (about 15 s), and two of scripts/build_phases.py;
+no assertion is about time.
 """
 
 from __future__ import annotations
 
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -14,7 +17,7 @@ SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 sys.path.insert(0, str(SCRIPTS))
 
 import bench  # noqa: E402
-from bench_book import VARIANTS, page, problems, rounded, snippet  # noqa: E402
+from bench_book import VARIANTS, page, problems, rounded, snippet, write_books  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -75,3 +78,33 @@ def test_variants_differ_only_in_the_directive() -> None:
     for variant, directive in directives.items():
         assert pages[variant].removesuffix("\n:::{" + directive) == pages["plain"]
     assert "\n## Check — numeric\n" in pages["plain"]
+
+
+def _phases(book: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, str(SCRIPTS / "build_phases.py"), str(book / "src"),
+               str(book / "out"), "-c", str(book / "conf"), *extra]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_build_phases_times_each_phase_and_skipping_checks_verifies_nothing(
+    tmp_path: Path,
+) -> None:
+    book = write_books(tmp_path, 2)["checked"].root
+    first = next((book / "src").rglob("p0001.md"))
+    text = first.read_text(encoding="utf-8")
+    entry = re.search(r"\\mat\{O\} =\n\\begin\{bmatrix\}\n(-?\d+\.\d+)", text)
+    assert entry is not None
+    wrong = entry[1][:-1] + str((int(entry[1][-1]) + 1) % 10)
+    first.write_text(text[: entry.start(1)] + wrong + text[entry.end(1):], encoding="utf-8")
+
+    checked = _phases(book)
+    rows = [line.split()[0] for line in checked.stdout.splitlines()[1:6]]
+    assert rows == ["set-up", "reading", "after", "writing", "finishing"], checked.stdout
+    assert "the reader waited" in checked.stdout
+    assert checked.returncode != 0, checked.stdout  # the wrong digit fails the build
+    assert f"prose {wrong}" in checked.stderr
+
+    skipped = _phases(book, "--skip-checks")
+    assert skipped.returncode == 0, skipped.stderr  # nothing was checked, so nothing failed
+    assert f"prose {wrong}" not in skipped.stderr
+    assert "sphinx-build exit status: 0" in skipped.stdout
