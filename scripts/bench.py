@@ -5,7 +5,8 @@
 variant cold (fresh build folder), again with nothing changed (no-op), and again after one
 snippet was edited (plain: one page touched). The variants are built side by side, interleaved,
 so they share the machine's noise; ``--repeat N`` takes medians over N rounds (3 by default: on
-a small machine one round's ratios drift by 10–25 %, enough to move a target across its line).
+a small machine one round's ratios drift by 10–25 %, enough to move a target across its line),
+and each round builds every variant's no-op three times (:data:`NOOP_SAMPLES`).
 
 Every figure is the wall time of the whole ``sphinx-build -b html -c CONF -d DOCTREES SRC OUT``
 process and its peak RSS (``os.wait4``). ``-q`` is left out because it would also hide the
@@ -46,6 +47,11 @@ from bench_book import VARIANTS, Book, write_books  # noqa: E402
 from verified_problems.snippets import STATS_PATTERN  # noqa: E402
 
 PHASES = ("cold", "noop", "edit")
+#: No-op builds per variant and round. One takes a second or two, so the machine's noise moves
+#: its ratio by more than the 10 % the target allows (one round once gave the plain book 1.38 s
+#: and the checked 1.67 s, and the next sixteen alternating builds 1.37 and 1.48 s); more
+#: samples of a cheap build cost little.
+NOOP_SAMPLES = 3
 DEFAULT_SIZES = (50, 200, 500)
 _READ = re.compile(r"^reading sources\.\.\. \[\s*\d+%\] (\S+)", re.MULTILINE)
 
@@ -115,13 +121,15 @@ def measure(books: dict[str, Book], repeat: int, timeout: float, runs: Runs) -> 
         shift = round_ % len(VARIANTS)
         order = VARIANTS[shift:] + VARIANTS[:shift]
         for phase in PHASES:
-            for variant in order:
-                book = books[variant]
-                prepare(book, phase, round_)
-                build = run_build(book, book.root / f"{phase}-{round_}.log", timeout)
-                runs[book.size, variant, phase].append(build)
-                print(f"  {book.size:>4} {variant:<13} {phase:<4} {build.seconds:7.2f} s "
-                      f"{build.peak_mb:6.0f} MB", file=sys.stderr, flush=True)
+            for sample in range(NOOP_SAMPLES if phase == "noop" else 1):
+                for variant in order:
+                    book = books[variant]
+                    prepare(book, phase, round_)
+                    log = book.root / f"{phase}-{round_}-{sample}.log"
+                    build = run_build(book, log, timeout)
+                    runs[book.size, variant, phase].append(build)
+                    print(f"  {book.size:>4} {variant:<13} {phase:<4} {build.seconds:7.2f} s "
+                          f"{build.peak_mb:6.0f} MB", file=sys.stderr, flush=True)
 
 
 @dataclass(frozen=True)
@@ -297,7 +305,8 @@ def report(
     return "\n".join([
         f"{heading}Verification benchmark: sphinx-build -b html, whole-process wall time",
         "",
-        f"{environment()}. {repeat} round(s), median; the bench took {seconds:.0f} s. "
+        f"{environment()}. {repeat} round(s), median (no-op: {NOOP_SAMPLES} builds a round); "
+        f"the bench took {seconds:.0f} s. "
         f"Pages: {_layout(chapter_size)}; the book's conf.py, theme and theme options.",
         "",
         render(FIGURE_HEADERS, figure_rows(table, sizes), markdown),

@@ -31,6 +31,8 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> bench.Runs:
 def test_checked_noop_runs_nothing_and_edit_runs_one(runs: bench.Runs) -> None:
     noop, edit = runs[3, "checked", "noop"][0], runs[3, "checked", "edit"][0]
     assert (noop.run, noop.read) == (0, 0)
+    assert all(len(runs[3, v, "noop"]) == bench.NOOP_SAMPLES for v in VARIANTS)
+    assert all((b.run, b.read) == (0, 0) for b in runs[3, "checked", "noop"])
     assert (edit.run, edit.read) == (1, 1)
     assert runs[3, "checked", "cold"][0].run == 3
 
