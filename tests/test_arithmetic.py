@@ -30,10 +30,16 @@ def mismatches(latex: str) -> list[str]:
         r"0.2483 + 0.5035 \approx 0.7517",
         # a named chain only has to be consistent within rounding: its value is checked anyway
         r"O_{31} = 0.2483(1) + 0.2483(0) + 0.5035(1) = 0.7517",
-        # names, unknown macros and scientific notation are not evaluated
+        # scientific notation, at the places it shows (2.7536e-5: nine)
+        r"1.2 \times 10^{-5} = 0.0000",
+        r"e^{-10.5} = 2.7536 \times 10^{-5}",
+        r"1 + 2.7536 \times 10^{-5} + 7.9920 \times 10^{-11} \approx 1.0000",
+        # a derivation: each step consistent with the next, the last equal to its result
+        r"3 \times 13.25 - 1.5 \times 1.5 = 39.75 - 2.25 = 37.5",
+        r"e^{-1/\sqrt 2} = e^{-0.7071} = 0.4931",
+        # names and unknown macros are not evaluated
         r"\sqrt{\dk} = \sqrt 2",
         r"x + 0.5 = 1.5",
-        r"1.2 \times 10^{-5} = 0.0000",
         r"\mathrm{softmax}(0.5) = 0.7",
     ],
 )
@@ -82,3 +88,32 @@ def test_exempt_numbers_are_not_evaluated() -> None:
 
 def test_division_by_a_value_that_may_be_zero_is_left_alone() -> None:
     assert mismatches(r"\frac{1}{0.0} = 5") == []
+
+
+def test_scientific_notation_is_evaluated_at_the_places_it_shows() -> None:
+    assert mismatches(r"e^{-10.5} = 7.9920 \times 10^{-11}") == [
+        "the arithmetic does not hold: e^{-10.5} is 0.000027536449350, not 7.9920e-11"
+    ]
+    assert mismatches(r"e^{-10.5} = 2.7537 \times 10^{-5}") != []  # nine places: 2.7536
+    assert mismatches(r"2 + 2.7536 \times 10^{-5} \approx 1.0000") != []
+
+
+def test_a_wrong_step_of_a_derivation_is_reported_where_it_stands() -> None:
+    # Only the last step used to be compared, with the result: 4 x 13.25 went unseen.
+    latex = ("\\det \\mat{G} &= 4 \\times 13.25 - 1.5 \\times 1.5 \\\\\n"
+             "&= 39.75 - 2.25 \\\\\n&= 37.5")
+    [problem] = extract_math(latex, {"mat": ("\\mathbf{#1}", 1)}).arithmetic
+    assert latex[problem.where :].startswith("4 \\times 13.25")
+    assert problem.message == (
+        "the arithmetic does not hold: 4 \\times 13.25 - 1.5 \\times 1.5 is 50.75, but "
+        "39.75 - 2.25 is 37.5"
+    )
+    assert mismatches(r"3 \times 13.25 - 1.5 \times 3 = 39.75 - 2.25") != []
+    assert mismatches(r"e^{-1/\sqrt 2} = e^{0.7071}") != []  # a dropped minus between steps
+
+
+def test_a_unit_after_the_result_does_not_hide_the_sum() -> None:
+    assert mismatches(r"0.8262 + 0.3786 + 0.25 = 1.4548 \;\text{bits}") == []
+    assert mismatches(r"0.8262 + 0.3786 + 0.375 = 1.4548 \;\text{bits}") == [
+        "the arithmetic does not hold: 0.8262 + 0.3786 + 0.375 is 1.5798, not 1.4548"
+    ]

@@ -1016,3 +1016,27 @@ def test_a_remembered_extract_is_the_same_and_a_caller_cannot_spoil_it() -> None
     assert repr(extract_math(latex, {"vec": (r"\mathbf{#1}", 1)})) == expected
     other = extract_math(latex, {"vec": ("v", 0)})  # `v{p}` is no name: an unnamed tuple
     assert [value.names for value in other.named] == [()]
+
+
+@pytest.mark.parametrize(
+    ("latex", "name", "cell"),
+    [
+        (r"H = 1.4548 \;\text{bits}", "H", "1.4548"),
+        (r"H = 1.4548\,\mathrm{bits} .", "H", "1.4548"),
+        (r"t = 0.25 \textrm{ s}", "t", "0.25"),
+        (r"H = {0.6931 \text{ nats}}", "H", "0.6931"),
+    ],
+)
+def test_a_unit_after_a_number_leaves_it_a_named_value(latex: str, name: str, cell: str) -> None:
+    # A unit used to make the term an expression: the value went unnamed, a free digit that any
+    # printed number could match.
+    result = extract(latex)
+    assert [(v.names, [c.text for c in v.cells]) for v in result.named] == [((name,), [cell])]
+    assert result.free == []
+
+
+def test_text_after_a_number_that_holds_a_decimal_is_no_unit() -> None:
+    result = extract(r"p = 0.5 \text{ (about 0.49)}")
+    assert result.named == []
+    assert [n.text for n in result.free] == ["0.5", "0.49"]
+    assert extract(r"\mathrm{loss} = 0.25").named[0].names == ("loss",)  # still a name

@@ -90,3 +90,21 @@ def test_free_digits_keep_their_sign() -> None:
     assert failures(r"e^{-0.8022}") == [
         "free digit: prose -0.8022 is not among the printed numbers (nearest printed -0.7071)"
     ]
+
+
+def test_one_index_into_a_printed_column_vector_is_its_element() -> None:
+    # numpy prints a (2, 1) column as [[a] [b]]; w_2 used to name nothing and pass as a free digit
+    # wherever any printed number matched it.
+    transcript = parse_transcript("w = [[ 0.35333333]\n [-0.04      ]]\nv = [[0.5 0.25]]\n")
+
+    def verdicts(latex: str) -> list[tuple[str, str]]:
+        extract = extract_math(latex)
+        named = [PlacedValue(v, tuple(Placed(c, 1, c.start, "") for c in v.cells))
+                 for v in extract.named]
+        free = [Placed(n, 1, n.start, "") for n in extract.free]
+        return [(v.kind, v.message) for v in verify(transcript, named, free, [], Policy())]
+
+    assert verdicts(r"w_1 = 0.3533") == [("named", "")]
+    assert verdicts(r"w_2 = 0.3533") == [("named", "w[2,1]: prose 0.3533, printed -0.0400")]
+    assert verdicts(r"v_2 = 0.25") == [("named", "")]
+    assert verdicts(r"w_3 = 0.3533") == [("named", "w[3,1]: no such element, the printed w is 2×1")]

@@ -10,11 +10,16 @@ equation whose sides are both plain arithmetic on written numbers can be checked
 - with ``\\approx``, or where the chain names a quantity (``O_{31} = 0.2483(1) + 0.2483(0) +
   0.5035(1) = 0.7517``, whose value is checked against the snippet anyway), the sides must
   only be consistent within rounding: some values that round to the written digits make the
-  equation true (interval arithmetic).
+  equation true (interval arithmetic);
+- two neighbouring sides that are both computations (a derivation's steps, ``3 \\times 13.25 -
+  1.5 \\times 1.5 = 39.75 - 2.25 = 37.5``) must be consistent within rounding with each other,
+  so that a wrong digit in an earlier step is caught where it stands, not only the last step
+  against its result.
 
 Only sums, differences, products, quotients, ``\\frac``, ``\\sqrt``, ``e^{x}``, ``\\exp``,
-``\\log``/``\\ln``, integer powers and parentheses of written numbers are evaluated; anything
-with a name or another macro is left alone. Pure: it reads :mod:`.latex`'s token tree
+``\\log``/``\\ln``, integer powers and parentheses of written numbers are evaluated, numbers in
+scientific notation (``2.7536 \\times 10^{-5}``) included; anything with a name or another
+macro is left alone. Pure: it reads :mod:`.latex`'s token tree
 (:mod:`.latex` imports this module lazily, so the two do not import each other at load).
 """
 
@@ -25,7 +30,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Context, Decimal, InvalidOperation
 from typing import Any
 
-from .latex import _Delim, _Group, _Num, _Tok
+from .latex import _Delim, _Group, _Num, _Tok, without_unit
 
 _CONTEXT = Context(prec=60, Emax=10**6, Emin=-(10**6))
 _SKIP = frozenset(["\\,", "\\;", "\\:", "\\!", "\\ ", "~", "\\left", "\\right", "\\bigl",
@@ -72,6 +77,7 @@ def check_chain(terms: Sequence[Sequence[Any]], relations: Sequence[str],
             continue
         literal = _literal_side(terms[k], terms[k + 1])
         if literal is None:
+            mismatches += _compare_steps(terms[k], terms[k + 1], left, right, source)
             continue
         side, numbers = literal
         other = left if side == 1 else right
@@ -121,12 +127,37 @@ def _compare(value: Value, number: Any, rough: bool, written: str) -> str | None
     return f"the arithmetic does not hold: {written} is {shown}, not {number.text}"
 
 
+def _compare_steps(first: Sequence[Any], second: Sequence[Any], left: list[Value],
+                   right: list[Value], source: str) -> list[Mismatch]:
+    """Two computations on either side of ``=`` or ``\\approx``: some values that round to
+    their written digits must make them equal. Reported where the first one starts: the step
+    after it is checked in turn against what follows it."""
+    start = next((item.start for item in _items(first) if hasattr(item, "start")), None)
+    if start is None:
+        return []
+    for a, b in zip(left, right, strict=True):
+        if a.low > b.high or b.low > a.high:
+            return [Mismatch(start, f"the arithmetic does not hold: {_text(first, source)} is "
+                                    f"{_shown(a.exact)}, but {_text(second, source)} is "
+                                    f"{_shown(b.exact)}")]
+    return []
+
+
+def _shown(value: Decimal) -> str:
+    """A computed value as a message shows it: eight significant digits at most."""
+    rounded = _CONTEXT.create_decimal(value).normalize(Context(prec=8))
+    return f"{rounded:f}"
+
+
 def _is_tie(exact: Decimal, claimed: Decimal, quantum: Decimal) -> bool:
     return abs(exact - claimed) == quantum / 2
 
 
 def _places(text: str) -> int:
-    return len(text.split(".", 1)[1]) if "." in text else 0
+    """The decimal places a written number shows: ``2.7536e-5`` shows nine (0.000027536)."""
+    exponent = Decimal(text).as_tuple().exponent
+    assert isinstance(exponent, int)  # finite: infinity is never a written number here
+    return max(-exponent, 0)
 
 
 def _text(term: Sequence[Any], source: str) -> str:
@@ -257,10 +288,13 @@ class _Parser:
 
 
 def _number(text: str) -> Value:
-    if not any(c.isdigit() for c in text) or "e" in text.lower():
-        raise NotArithmetic  # inf, scientific: leave alone
+    if not any(c.isdigit() for c in text) or "inf" in text:
+        raise NotArithmetic
     exact = Decimal(text)
-    half = Decimal(1).scaleb(-_places(text)) / 2 if "." in text else Decimal(0)
+    if abs(exact.adjusted()) > _LARGEST_EXPONENT:
+        raise NotArithmetic
+    shown = "." in text or "e" in text.lower()  # an integer written as such is exact
+    half = Decimal(1).scaleb(-_places(text)) / 2 if shown else Decimal(0)
     return Value(exact, exact - half, exact + half)
 
 
@@ -322,9 +356,9 @@ def _monotone(function: Callable[[Decimal], Decimal], a: Value) -> Value:
 
 def _items(term: Sequence[Any]) -> list[Any]:
     ends = _SKIP | frozenset([".", ",", ";", "\\quad", "\\qquad"])
-    items = [i for i in term if not _is_tok(i, ends)]
+    items = list(without_unit([i for i in term if not _is_tok(i, ends)]))
     while len(items) == 1 and isinstance(items[0], _Group):
-        items = [i for i in items[0].items if not _is_tok(i, _SKIP)]
+        items = list(without_unit([i for i in items[0].items if not _is_tok(i, _SKIP)]))
     return items
 
 

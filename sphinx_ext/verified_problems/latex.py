@@ -57,6 +57,11 @@ the chain, and what follows it is no value (its decimals are still free). Each t
   is that number (shape ``()``); one in square brackets is a 1-vector (shape ``(1,)``);
 * anything else: an **expression**.
 
+A number followed by its unit, in ``\text``, ``\mathrm``, ``\textrm``, ``\mbox``,
+``\textnormal`` or ``\textup`` holding no digit (``1.4548 \;\text{bits}``,
+``3\,\mathrm{ms}``), is read as the number alone, as a literal and in the prose's arithmetic:
+a unit must not turn a named value into free digits.
+
 A chain with at least one name and one literal gives one :class:`NamedValue` per literal, with
 all the names of the chain, in order, each once; its ``start`` is where the literal starts.
 Every other decimal of the block (a number with a decimal point, or in scientific form;
@@ -842,10 +847,30 @@ def _strip(items: Sequence[_Item]) -> Sequence[_Item]:
 
 
 def _unwrap(items: Sequence[_Item]) -> Sequence[_Item]:
-    """A lone ``{…}`` (or ``\\unchecked{…}``) stands for what it holds."""
-    items = _strip(items)
+    """A lone ``{…}`` (or ``\\unchecked{…}``) stands for what it holds; a number and its unit
+    for the number."""
+    items = without_unit(items)
     while len(items) == 1 and isinstance(items[0], _Group):
-        items = _strip(items[0].items)
+        items = without_unit(items[0].items)
+    return items
+
+
+_UNIT_MACROS = frozenset(["\\text", "\\mathrm", "\\textrm", "\\mbox", "\\textnormal",
+                          "\\textup"])
+
+
+def without_unit(items: Sequence[_Item]) -> Sequence[_Item]:
+    """``items`` stripped, and without the unit written after a number (``1.4548 \\text{bits}``).
+
+    Only a unit: text that holds no digit, right after a number. The number is then what the
+    term is, so ``H = 1.4548 \\text{ bits}`` names it and ``0.5 + 0.25 = 0.75\\,\\mathrm{m}`` is
+    arithmetic.
+    """
+    items = _strip(items)
+    if (len(items) >= 3 and isinstance(items[-3], _Num) and _is(items[-2], _UNIT_MACROS)
+            and isinstance(items[-1], _Group) and not any(
+                isinstance(item, _Num) for item in _walk(items[-1].items))):
+        return _strip(items[:-2])
     return items
 
 

@@ -101,7 +101,10 @@ def resolve(name: str, entries: dict[str, Entry]) -> tuple[Entry, tuple[int, ...
     """The printed quantity a prose name refers to: itself, or an element of a printed array.
 
     ``O_11`` is the quantity ``O_11`` if the snippet printed one; otherwise element (1, 1) of a
-    printed 2-D ``O`` (one digit per axis, or comma-separated indices ``O_10,2``).
+    printed 2-D ``O`` (one digit per axis, or comma-separated indices ``O_10,2``). One index
+    into a printed column or row (shape (n, 1) or (1, n), as numpy prints a column vector) is
+    its element: ``w_2`` is ``w[2, 1]``. Without that, ``w_2`` named nothing and its value was
+    left to match any printed number.
     """
     if name in entries:
         return entries[name], None
@@ -116,6 +119,8 @@ def resolve(name: str, entries: dict[str, Entry]) -> tuple[Entry, tuple[int, ...
         index = tuple(int(digit) for digit in raw)
     elif len(entry.shape) == 1:
         index = (int(raw),)
+    elif len(entry.shape) == 2 and 1 in entry.shape:
+        index = (int(raw), 1) if entry.shape[1] == 1 else (1, int(raw))
     else:
         return None
     return entry, index
