@@ -27,6 +27,10 @@ def found(text: str) -> list[tuple[str, str]]:
         ("a .5 b", [(".5", ".5")]),
         ("rate 1.2e-5 per step", [("1.2e-5", "1.2e-5")]),
         ("rate 1.2E+5", [("1.2E+5", "1.2E+5")]),
+        # scientific notation needs no decimal point: 8e-11 used to go unread, unchecked
+        ("it is 8e-11, or 3E+4", [("8e-11", "8e-11"), ("3E+4", "3E+4")]),
+        ("eps = -1e-8", [("-1e-8", "-1e-8")]),
+        ("ids 2e5x, 0x3e4, v1e3 and 3e", []),
         ("x = -0.7071", [("-0.7071", "-0.7071")]),
         ("-0.7071 first", [("-0.7071", "-0.7071")]),
         ("(−0.7071)", [("-0.7071", "−0.7071")]),

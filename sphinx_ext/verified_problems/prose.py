@@ -8,7 +8,8 @@ digits or further dots is part of an identifier or a section number (``0.NU.02``
 
 The rule, exactly:
 
-* a number is ``\\d*\\.\\d+`` with an optional exponent (``1.2e-5``);
+* a number is ``\\d*\\.\\d+`` with an optional exponent (``1.2e-5``), or digits with an
+  exponent (``8e-11``, ``3e-4``: scientific notation needs no decimal point to be a decimal);
 * it is not preceded by a letter, a digit or ``.``;
 * it is not followed by a letter or a digit, nor by a ``.`` that a letter or a digit follows
   (so ``0.5.`` at the end of a sentence gives ``0.5``, while ``1.2.3`` gives nothing);
@@ -25,7 +26,7 @@ from .numbers import ProseExtract, ProseNumber
 
 _DECIMAL = re.compile(
     r"(?<![^\W_])(?<!\.)"  # not after a letter, a digit or a dot
-    r"[0-9]*\.[0-9]+(?:[eE][-+−]?[0-9]+)?"
+    r"(?:[0-9]*\.[0-9]+(?:[eE][-+−]?[0-9]+)?|[0-9]+[eE][-+−]?[0-9]+)"
     r"(?![^\W_])(?!\.[^\W_])"  # not before a letter, a digit, or a dot that continues a word
 )
 _MINUS = "-−"
