@@ -108,3 +108,22 @@ def test_one_index_into_a_printed_column_vector_is_its_element() -> None:
     assert verdicts(r"w_2 = 0.3533") == [("named", "w[2,1]: prose 0.3533, printed -0.0400")]
     assert verdicts(r"v_2 = 0.25") == [("named", "")]
     assert verdicts(r"w_3 = 0.3533") == [("named", "w[3,1]: no such element, the printed w is 2×1")]
+
+
+def test_an_unprinted_member_of_a_printed_family_is_an_error() -> None:
+    # z_1 and z_3 printed: a value written as z_2 (an index slip, or a row not printed) used to
+    # be matched against every printed array, and row 1's values passed under z_2's name.
+    transcript = parse_transcript("z_1 = [0.1 0.2]\nz_3 = [0.5 0.6]\nM = [[0.1 0.2]\n [0.5 0.6]]\n")
+
+    def failed(latex: str) -> list[str]:
+        extract = extract_math(latex, {"vec": (r"\boldsymbol{#1}", 1)})
+        named = [PlacedValue(v, tuple(Placed(c, 1, c.start, "") for c in v.cells))
+                 for v in extract.named]
+        return [v.message for v in verify(transcript, named, [], [], Policy()) if v.failed]
+
+    assert failed(r"\vec{z}_1 = (0.1,\; 0.2)") == []
+    assert failed(r"\vec{z}_2 = (0.1,\; 0.2)") == [
+        "z_2: not printed, though the snippet printed z_1, z_3; print z_2, or write the name it"
+        " was printed under"
+    ]
+    assert failed(r"\vec{y} = (0.5,\; 0.6)") == []  # no family: a printed row, checked whole

@@ -29,7 +29,8 @@ class Subtype(StrEnum):
     AMBIGUOUS = "ambiguous"
     #: A named value in the prose has another shape than the printed quantity.
     SHAPE = "shape"
-    #: An element reference (``O_{41}``) points outside the printed array.
+    #: An element reference (``O_{41}``) points outside the printed array, or a name is a member
+    #: of a printed family that was not printed (``z_2`` where ``z_1`` and ``z_3`` were).
     RANGE = "range"
     #: A prose number shows more decimals than the book's rounding policy (advisory).
     PRECISION = "precision"

@@ -33,7 +33,7 @@ _MINUS = "-−"
 _BEFORE_SIGN = "([,="
 
 
-def _has_sign(text: str, start: int) -> bool:
+def has_sign(text: str, start: int) -> bool:
     """Whether the character before ``start`` is a unary minus that belongs to the number."""
     if start == 0 or text[start - 1] not in _MINUS:
         return False
@@ -51,7 +51,7 @@ def find_decimals(text: str) -> list[ProseNumber]:
     """
     found: list[ProseNumber] = []
     for match in _DECIMAL.finditer(text):
-        start = match.start() - 1 if _has_sign(text, match.start()) else match.start()
+        start = match.start() - 1 if has_sign(text, match.start()) else match.start()
         written = text[start : match.end()].replace("−", "-")
         found.append(ProseNumber(written, start, match.end(), decimal=True))
     return found

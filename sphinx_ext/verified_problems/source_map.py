@@ -11,6 +11,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from .prose import has_sign
+
 Position = tuple[int, int]  # 0-based line index, 0-based column
 
 
@@ -37,14 +39,21 @@ class Cursor:
         self.position: Position = (max(start_line, 0), 0)
 
     def find_number(self, written: str) -> Position | None:
-        """The next occurrence of a number as written, not inside a longer number."""
-        pattern = re.compile(r"(?<![\d.])" + re.escape(written) + r"(?![\d])")
+        """The next occurrence of a number as written, not inside a longer number.
+
+        A number with a sign may be written with U+2212; one without is not the digits of a
+        signed number (``2.0`` is not found in the ``-2.0`` of the row above it).
+        """
+        signed = written.startswith("-")
+        digits = re.escape(written.removeprefix("-"))
+        pattern = re.compile(r"(?<![\d.])" + ("[-−]" if signed else "") + digits + r"(?![\d])")
         line, column = self.position
         for index in range(line, len(self.lines)):
-            match = pattern.search(self.lines[index], column if index == line else 0)
-            if match:
-                self.position = (index, match.end())
-                return (index, match.start())
+            text = self.lines[index]
+            for match in pattern.finditer(text, column if index == line else 0):
+                if signed or not has_sign(text, match.start()):
+                    self.position = (index, match.end())
+                    return (index, match.start())
         return None
 
     def place_block(self, content: str) -> list[Position | None]:

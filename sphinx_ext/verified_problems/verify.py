@@ -83,6 +83,8 @@ def verify(
     for placed_value in named:
         checked = _check_named(placed_value, transcript, policy)
         if checked is None:
+            checked = _unprinted_sibling(placed_value, transcript)
+        if checked is None:
             checked = _check_whole(placed_value, transcript, policy)
         if checked is None:
             leftover.extend(cell for cell in placed_value.cells if cell.number.decimal)
@@ -136,6 +138,28 @@ def _check_named(
     for _name, (entry, index) in resolved:
         verdicts.extend(_check_against(placed_value, entry, index, policy))
     return verdicts
+
+
+def _unprinted_sibling(placed_value: PlacedValue, transcript: Transcript) -> list[Verdict] | None:
+    """A name such as ``z_2`` that the snippet did not print, where it printed ``z_1`` and ``z_3``.
+
+    Any other unprinted name is matched against every printed array (:func:`_check_whole`), and
+    here that would let a wrong index pass: ``\\vec{z}_2`` written with row 1's values matches
+    the printed ``z_1``. An author who prints a family by index prints each one the prose quotes.
+    """
+    cells = placed_value.cells
+    for name in placed_value.value.names:
+        match = _ELEMENT.fullmatch(name)
+        if match is None or not cells:
+            continue
+        siblings = [printed for printed in transcript.entries
+                    if (found := _ELEMENT.fullmatch(printed)) and found["base"] == match["base"]]
+        if siblings:
+            message = (f"{name}: not printed, though the snippet printed {', '.join(siblings)};"
+                       f" print {name}, or write the name it was printed under")
+            return [Verdict("named", name, None, cells[0], Outcome.RANGE, None, None, False,
+                            message)]
+    return None
 
 
 def _check_whole(
