@@ -575,3 +575,55 @@ def test_an_incremental_build_reads_and_runs_only_what_changed(
     assert module.statuscode == 0
     assert module.read == ["first"]
     assert "snippets: 1 run, 0 cached, 0 failed" in module.summary()
+
+
+# -- 10. wrong digits that used to pass -----------------------------------------------------
+
+#: Mutants of ``tests/roots/test-derivations`` that an earlier checker let through (the last it
+#: caught, on the line above), each with every error it must now give.
+SLIPPED_THROUGH = {
+    "an early step of a derivation": (
+        "3 \\times 13.25", "4 \\times 13.25",
+        ["index.md:7: ERROR: the arithmetic does not hold: 4 \\times 13.25 - 1.5 \\times 1.5 is "
+         "50.75, but 39.75 - 2.25 is 37.5 (The determinant) [verified.arithmetic]"]),
+    "scientific notation in text": (
+        "about 3e-05", "about 4e-05",
+        ["index.md:21: ERROR: free digit: prose 4e-05 is not among the printed numbers (nearest "
+         "printed 0.00003) (A tiny probability) [verified.divergence]"]),
+    "a value with its unit": (
+        "= 1.4855 \\;\\text{bits}", "= 0.5211 \\;\\text{bits}",
+        ["index.md:25: ERROR: the arithmetic does not hold: 0.5 + 0.5211 + 0.4644 is 1.4855, not "
+         "0.5211 (An entropy) [verified.arithmetic]",
+         "index.md:25: ERROR: H: prose 0.5211, printed 1.4855 (An entropy) "
+         "[verified.divergence]"]),
+    "an element of a printed column": (
+        "w_2 = -0.04", "w_2 = 0.35",
+        ["index.md:13: ERROR: w[2,1]: prose 0.35, printed -0.0400 (The determinant) "
+         "[verified.divergence]"]),
+    "a row under another index": (
+        "\\vec{z}_3 = (0.75", "\\vec{z}_2 = (0.75",
+        ["index.md:17: ERROR: z_2: not printed, though the snippet printed z_1, z_3; print z_2, "
+         "or write the name it was printed under (Rows by name) [verified.range]"]),
+    "a table cell below a signed one": (
+        "| 0.5 | -1.0 |", "| 0.5 | 2.0 |",
+        ["index.md:32: ERROR: free digit: prose 2.0 is not among the printed numbers (nearest "
+         "printed 2.2500) (Logarithms) [verified.divergence]"]),
+}
+
+
+def test_the_derivations_root_passes_as_written(root: Callable[[str], Path]) -> None:
+    built = build(root("derivations"))
+    assert built.statuscode == 0, built.warning
+    assert "23 numbers" in built.summary()
+
+
+@pytest.mark.parametrize("case", list(SLIPPED_THROUGH))
+def test_a_wrong_digit_that_used_to_pass_fails_the_build(
+    root: Callable[[str], Path], case: str
+) -> None:
+    right, wrong, messages = SLIPPED_THROUGH[case]
+    srcdir = root("derivations")
+    replace_in(srcdir / "index.md", right, wrong)
+    built = build(srcdir)
+    assert built.statuscode == 1
+    assert built.messages() == messages
