@@ -156,8 +156,7 @@ def _is_tie(exact: Decimal, claimed: Decimal, quantum: Decimal) -> bool:
 def _places(text: str) -> int:
     """The decimal places a written number shows: ``2.7536e-5`` shows nine (0.000027536)."""
     exponent = Decimal(text).as_tuple().exponent
-    assert isinstance(exponent, int)  # finite: infinity is never a written number here
-    return max(-exponent, 0)
+    return max(-exponent, 0) if isinstance(exponent, int) else 0  # ``inf`` shows none
 
 
 def _text(term: Sequence[Any], source: str) -> str:

@@ -148,9 +148,11 @@ def _unprinted_sibling(placed_value: PlacedValue, transcript: Transcript) -> lis
     the printed ``z_1``. An author who prints a family by index prints each one the prose quotes.
     """
     cells = placed_value.cells
+    if not cells:
+        return None
     for name in placed_value.value.names:
         match = _ELEMENT.fullmatch(name)
-        if match is None or not cells:
+        if match is None:
             continue
         siblings = [printed for printed in transcript.entries
                     if (found := _ELEMENT.fullmatch(printed)) and found["base"] == match["base"]]
