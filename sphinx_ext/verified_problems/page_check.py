@@ -183,8 +183,8 @@ class _Walker:
 
     def _cursor(self, node: nodes.Node) -> Cursor:
         anchor = node
-        while anchor is not None and getattr(anchor, "line", None) is None:
-            anchor = anchor.parent
+        while anchor is not None and not getattr(anchor, "line", None):
+            anchor = anchor.parent  # none, or 0: sphinx-design gives a dropdown's title line 0
         if anchor is None:
             anchor = node
         cursor = self.cursors.get(id(anchor))
