@@ -1040,3 +1040,11 @@ def test_text_after_a_number_that_holds_a_decimal_is_no_unit() -> None:
     assert result.named == []
     assert [n.text for n in result.free] == ["0.5", "0.49"]
     assert extract(r"\mathrm{loss} = 0.25").named[0].names == ("loss",)  # still a name
+
+
+def test_a_null_delimiter_before_a_digit_is_no_decimal_point() -> None:
+    # `\left.0.5` was read as the numbers .0 and .5, and the \right as unpaired.
+    result = extract(r"\left.0.5\right|_{0} = 0.5")
+    assert [n.text for n in result.free] == ["0.5", "0.5"]
+    assert result.problems == []
+    assert [n.text for n in extract(r"\bigl.0.25\bigr|").free] == ["0.25"]

@@ -193,6 +193,8 @@ _CLOSERS = frozenset(
 _SIZED_LEFT = frozenset(["\\bigl", "\\Bigl", "\\biggl", "\\Biggl"])
 _SIZED_RIGHT = frozenset(["\\bigr", "\\Bigr", "\\biggr", "\\Biggr"])
 _SIZED = frozenset(["\\big", "\\Big", "\\bigg", "\\Bigg"])
+#: Macros whose next character is a delimiter: after them ``.`` is the empty one, no decimal point.
+_DELIMITER_MACROS = _SIZED_LEFT | _SIZED_RIGHT | _SIZED | frozenset(["\\left", "\\right"])
 #: What may stand right before a minus that is a sign (besides nothing at all).
 _SIGN_CONTEXT = (
     _RELATIONS | _OPERATORS | _EQUATION_BREAKS | _OPENERS | _SIZED_LEFT
@@ -341,6 +343,11 @@ _MATH_LEXEME = re.compile(_NUMBER + r"|(?P<char>\S)")
 _BODY_LEXEME = re.compile(_NUMBER + r"|#(?P<param>[1-9])|(?P<char>\S)")  # #1 in macro bodies
 
 
+def _takes_delimiter(items: Sequence[_Item]) -> bool:
+    """Whether the last token read is ``\\left``, ``\\right`` or a size: a delimiter follows."""
+    return bool(items) and _is(items[-1], _DELIMITER_MACROS)
+
+
 @dataclass
 class _Reader:
     """Turns the tree's nodes into tokens; ``at`` is set when reading a macro body."""
@@ -355,6 +362,9 @@ class _Reader:
             node = nodes[i]
             i += 1
             if node.kind == "chars":
+                if not text and node.text.startswith(".") and _takes_delimiter(out):
+                    out.append(self._tok(".", node.start, node.start + 1))  # ``\\left.``
+                    node = replace(node, start=node.start + 1, text=node.text[1:])
                 out.extend(self._chars(node.text, node.start, text=text))
             elif node.kind == "group":
                 out.append(self._group(node, text=text))
