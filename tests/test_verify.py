@@ -19,16 +19,16 @@ x = [0.1 0.2]
 """
 
 
-def check(latex: str) -> list[Verdict]:
+def check(latex: str, transcript: str = TRANSCRIPT) -> list[Verdict]:
     extract = extract_math(latex, {"mat": (r"\mathbf{#1}", 1), "vec": (r"\boldsymbol{#1}", 1)})
     named = [PlacedValue(v, tuple(Placed(c, 1, c.start, "") for c in v.cells))
              for v in extract.named]
     free = [Placed(n, 1, n.start, "") for n in extract.free]
-    return verify(parse_transcript(TRANSCRIPT), named, free, [], Policy())
+    return verify(parse_transcript(transcript), named, free, [], Policy())
 
 
-def failures(latex: str) -> list[str]:
-    return [v.message for v in check(latex) if v.failed]
+def failures(latex: str, transcript: str = TRANSCRIPT) -> list[str]:
+    return [v.message for v in check(latex, transcript) if v.failed]
 
 
 def test_a_named_matrix_is_checked_entry_by_entry_with_one_based_indices() -> None:
@@ -95,14 +95,10 @@ def test_free_digits_keep_their_sign() -> None:
 def test_one_index_into_a_printed_column_vector_is_its_element() -> None:
     # numpy prints a (2, 1) column as [[a] [b]]; w_2 used to name nothing and pass as a free digit
     # wherever any printed number matched it.
-    transcript = parse_transcript("w = [[ 0.35333333]\n [-0.04      ]]\nv = [[0.5 0.25]]\n")
+    transcript = "w = [[ 0.35333333]\n [-0.04      ]]\nv = [[0.5 0.25]]\n"
 
     def verdicts(latex: str) -> list[tuple[str, str]]:
-        extract = extract_math(latex)
-        named = [PlacedValue(v, tuple(Placed(c, 1, c.start, "") for c in v.cells))
-                 for v in extract.named]
-        free = [Placed(n, 1, n.start, "") for n in extract.free]
-        return [(v.kind, v.message) for v in verify(transcript, named, free, [], Policy())]
+        return [(v.kind, v.message) for v in check(latex, transcript)]
 
     assert verdicts(r"w_1 = 0.3533") == [("named", "")]
     assert verdicts(r"w_2 = 0.3533") == [("named", "w[2,1]: prose 0.3533, printed -0.0400")]
@@ -113,17 +109,10 @@ def test_one_index_into_a_printed_column_vector_is_its_element() -> None:
 def test_an_unprinted_member_of_a_printed_family_is_an_error() -> None:
     # z_1 and z_3 printed: a value written as z_2 (an index slip, or a row not printed) used to
     # be matched against every printed array, and row 1's values passed under z_2's name.
-    transcript = parse_transcript("z_1 = [0.1 0.2]\nz_3 = [0.5 0.6]\nM = [[0.1 0.2]\n [0.5 0.6]]\n")
-
-    def failed(latex: str) -> list[str]:
-        extract = extract_math(latex, {"vec": (r"\boldsymbol{#1}", 1)})
-        named = [PlacedValue(v, tuple(Placed(c, 1, c.start, "") for c in v.cells))
-                 for v in extract.named]
-        return [v.message for v in verify(transcript, named, [], [], Policy()) if v.failed]
-
-    assert failed(r"\vec{z}_1 = (0.1,\; 0.2)") == []
-    assert failed(r"\vec{z}_2 = (0.1,\; 0.2)") == [
+    transcript = "z_1 = [0.1 0.2]\nz_3 = [0.5 0.6]\nM = [[0.1 0.2]\n [0.5 0.6]]\n"
+    assert failures(r"\vec{z}_1 = (0.1,\; 0.2)", transcript) == []
+    assert failures(r"\vec{z}_2 = (0.1,\; 0.2)", transcript) == [
         "z_2: not printed, though the snippet printed z_1, z_3; print z_2, or write the name it"
         " was printed under"
     ]
-    assert failed(r"\vec{y} = (0.5,\; 0.6)") == []  # no family: a printed row, checked whole
+    assert failures(r"\vec{y} = (0.5,\; 0.6)", transcript) == []  # no family: a printed row

@@ -110,8 +110,8 @@ def _numbers_only(term: Sequence[Any]) -> list[Any] | None:
 
 
 def _compare(value: Value, number: Any, rough: bool, written: str) -> str | None:
-    places = _places(number.text)
     claimed = Decimal(number.text)
+    places = _places(claimed)
     quantum = Decimal(1).scaleb(-places)
     rounded = value.exact.quantize(quantum, rounding=ROUND_HALF_EVEN, context=_CONTEXT)
     if rounded == claimed or _is_tie(value.exact, claimed, quantum):
@@ -153,9 +153,9 @@ def _is_tie(exact: Decimal, claimed: Decimal, quantum: Decimal) -> bool:
     return abs(exact - claimed) == quantum / 2
 
 
-def _places(text: str) -> int:
+def _places(written: Decimal) -> int:
     """The decimal places a written number shows: ``2.7536e-5`` shows nine (0.000027536)."""
-    exponent = Decimal(text).as_tuple().exponent
+    exponent = written.as_tuple().exponent
     return max(-exponent, 0) if isinstance(exponent, int) else 0  # ``inf`` shows none
 
 
@@ -293,7 +293,7 @@ def _number(text: str) -> Value:
     if abs(exact.adjusted()) > _LARGEST_EXPONENT:
         raise NotArithmetic
     shown = "." in text or "e" in text.lower()  # an integer written as such is exact
-    half = Decimal(1).scaleb(-_places(text)) / 2 if shown else Decimal(0)
+    half = Decimal(1).scaleb(-_places(exact)) / 2 if shown else Decimal(0)
     return Value(exact, exact - half, exact + half)
 
 
@@ -353,9 +353,11 @@ def _monotone(function: Callable[[Decimal], Decimal], a: Value) -> Value:
 # -- token helpers -------------------------------------------------------------------------------
 
 
+_TERM_ENDS = _SKIP | frozenset([".", ",", ";", "\\quad", "\\qquad"])
+
+
 def _items(term: Sequence[Any]) -> list[Any]:
-    ends = _SKIP | frozenset([".", ",", ";", "\\quad", "\\qquad"])
-    items = list(without_unit([i for i in term if not _is_tok(i, ends)]))
+    items = list(without_unit([i for i in term if not _is_tok(i, _TERM_ENDS)]))
     while len(items) == 1 and isinstance(items[0], _Group):
         items = list(without_unit([i for i in items[0].items if not _is_tok(i, _SKIP)]))
     return items
