@@ -9,11 +9,13 @@ this process's CPU time, the time in the garbage collector and its full collecti
 Reading's wall time minus its CPU time is what the reader waited, for snippets mostly. The
 snippet worker and its snippets are child processes: their CPU shows on the last line.
 
-Two switches answer "what if": ``--cache-dir DIR`` keeps snippet results in a folder of
-your choosing (build twice to read with every result cached), and ``--skip-checks`` replaces
-each page's check by an empty report. The snippets still run and the pages are still
-rendered, but nothing is verified, so the build is a diagnostic only, never a book to publish.
-The README's "Performance" section was measured with it.
+Three switches answer "what if": ``--cache-dir DIR`` keeps snippet results in a folder of
+your choosing (build twice to read with every result cached); ``--skip-checks`` replaces
+each page's check by an empty report (the snippets still run and the pages are still
+rendered, but nothing is verified); ``--bare-blocks`` renders each check block as its caption
+and verdict line alone, without the excerpt, the full script and the transcript, to tell
+what showing them costs. The last two make a diagnostic only, never a book to publish. The
+README's "Performance" section was measured with them.
 """
 
 from __future__ import annotations
@@ -113,6 +115,17 @@ def skip_checks() -> None:
     collector.check_page = unchecked  # type: ignore[assignment]
 
 
+def bare_blocks() -> None:
+    """Render each check block as its caption and verdict line alone (a diagnostic)."""
+    from docutils import nodes
+    from verified_problems import numeric_directive
+
+    def bare(check: Any) -> list[nodes.Node]:
+        return [nodes.paragraph(check[key], check[key]) for key in ("caption", "verdict")]
+
+    numeric_directive._parts = bare  # type: ignore[assignment]
+
+
 def report(timeline: Timeline, status: int) -> str:
     """The table of phases, the reader's wait and the children's CPU."""
     lines = [f"{'phase':<14} {'wall s':>7} {'cpu s':>7} {'gc s':>6} {'full gcs':>8}"]
@@ -143,6 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache-dir", type=Path, help="verified_cache_dir for this build")
     parser.add_argument("--skip-checks", action="store_true",
                         help="check no page (a diagnostic: the build verifies nothing)")
+    parser.add_argument("--bare-blocks", action="store_true",
+                        help="show no excerpt, script or transcript (a diagnostic)")
     args = parser.parse_args(argv)
 
     from sphinx.cmd.build import build_main
@@ -152,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     watch(timeline)
     if args.skip_checks:
         skip_checks()
+    if args.bare_blocks:
+        bare_blocks()
     shutil.rmtree(args.output, ignore_errors=True)
     command = ["-b", "html", "-q", "-d", str(args.output / "doctrees")]
     command += ["-c", str(args.conf)] if args.conf else []

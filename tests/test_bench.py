@@ -1,6 +1,6 @@
 """scripts/bench.py for real at a tiny size: the books build; the counts and ratio rows are there.
 
-Nine real sphinx-build runs of a 3-problem book (about 15 s), and two of scripts/build_phases.py;
+Nine real sphinx-build runs of a 3-problem book (about 15 s), and three of scripts/build_phases.py;
 no assertion is about time.
 """
 
@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import soup
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 sys.path.insert(0, str(SCRIPTS))
@@ -88,6 +89,14 @@ def _phases(book: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
 
 
+def _check_classes(book: Path, page: Path) -> set[str]:
+    """The classes inside the page's check block, in the HTML the last build wrote."""
+    html = book / "out" / "html" / page.relative_to(book / "src").with_suffix(".html")
+    block = soup(html).select_one("div.verified-check")
+    assert block is not None
+    return {name for element in block.find_all(True) for name in element.get("class", [])}
+
+
 def test_build_phases_times_each_phase_and_skipping_checks_verifies_nothing(
     tmp_path: Path,
 ) -> None:
@@ -110,3 +119,9 @@ def test_build_phases_times_each_phase_and_skipping_checks_verifies_nothing(
     assert skipped.returncode == 0, skipped.stderr  # nothing was checked, so nothing failed
     assert f"prose {wrong}" not in skipped.stderr
     assert "sphinx-build exit status: 0" in skipped.stdout
+    assert _check_classes(book, first) >= {"verified-excerpt", "verified-transcript"}
+
+    bare = _phases(book, "--skip-checks", "--bare-blocks")
+    assert bare.returncode == 0, bare.stderr
+    shown = _check_classes(book, first)
+    assert not shown & {"verified-excerpt", "verified-script", "verified-transcript"}, shown
