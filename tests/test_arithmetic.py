@@ -87,7 +87,47 @@ def test_exempt_numbers_are_not_evaluated() -> None:
 
 
 def test_division_by_a_value_that_may_be_zero_is_left_alone() -> None:
-    assert mismatches(r"\frac{1}{0.0} = 5") == []
+    # 0.1 - 0.05 is 0.05 as written, but anything from -0.005 to 0.105 within rounding
+    assert mismatches(r"\frac{1}{0.1 - 0.05} = 5") == []
+
+
+@pytest.mark.parametrize(
+    ("latex", "message"),
+    [
+        (r"0.4004 / \ln 1 \approx 0.5776", r"0.4004 / \ln 1 divides by zero"),
+        (r"\frac{1}{0.0} = 5", r"\frac{1}{0.0} divides by zero"),
+        (r"\ln -11.875 = 2.4744",
+         r"\ln -11.875 takes the logarithm of a number that is not positive"),
+        (r"-\ln 0.0 = 0.1054", r"-\ln 0.0 takes the logarithm of a number that is not positive"),
+        (r"\sqrt{0.35 \times 0.65 / -124} = 0.0428",
+         r"\sqrt{0.35 \times 0.65 / -124} takes the square root of a negative number"),
+        (r"\boldsymbol{\ell} = (-\ln 0.9,\; -\ln 0.0) = (0.1054,\; 0.2231)",
+         r"(-\ln 0.9,\; -\ln 0.0) takes the logarithm of a number that is not positive"),
+    ],
+)
+def test_an_equation_whose_side_has_no_value_does_not_hold(latex: str, message: str) -> None:
+    [problem] = extract_math(latex).arithmetic
+    assert problem.message == f"the arithmetic does not hold: {message}"
+    assert latex[problem.where :].startswith(message.split()[0])
+
+
+@pytest.mark.parametrize(
+    "latex",
+    [
+        r"\ln 0 = -\infty",  # the other side has no value to compare: a statement, not a slip
+        r"\frac{1}{0} + x = 5",  # not all arithmetic
+    ],
+)
+def test_no_value_is_only_reported_against_a_side_that_has_one(latex: str) -> None:
+    assert mismatches(latex) == []
+
+
+@pytest.mark.parametrize("e", [r"\mathrm{e}", r"\mathrm e", r"\operatorname{e}", "e"])
+def test_an_upright_e_is_eulers_number(e: str) -> None:
+    assert mismatches(rf"{e}^{{-1.5}} = 0.2231") == []
+    assert mismatches(rf"\tfrac{{1.5^2}}{{2}}\,{e}^{{-1.5}} = 0.2510") == []
+    assert mismatches(rf"{e}^{{1.5}} = 0.2231") == [
+        f"the arithmetic does not hold: {e}^{{1.5}} is 4.4817, not 0.2231"]
 
 
 def test_scientific_notation_is_evaluated_at_the_places_it_shows() -> None:

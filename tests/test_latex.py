@@ -450,6 +450,22 @@ def test_what_follows_the_end_of_a_chain_is_not_its_value() -> None:
     assert free(latex, result) == ["0.1", "0.5"]
 
 
+@pytest.mark.parametrize(
+    "latex", [r"\hat{p} = 0.5 \pm 0.088", r"\hat{p} = 0.5 ± 0.088",
+              r"\hat{p} = 0.5 \pm 1.96 \times 0.0449"])
+def test_a_value_with_its_margin_is_the_value(latex: str) -> None:
+    result = extract(latex)
+    value = only_named(result)
+    assert (value.names, cells(latex, value)) == (("p_hat",), ["0.5"])
+    assert "0.5" not in free(latex, result)
+
+
+@pytest.mark.parametrize("function", [r"\ln", r"\log", r"\exp"])
+def test_a_minus_right_after_a_function_is_its_arguments_sign(function: str) -> None:
+    latex = f"{function} -11.875 = 2.4744"
+    assert free(latex, extract(latex))[0] == "-11.875"
+
+
 @pytest.mark.parametrize("relation", [":=", r"\coloneqq", r"\equiv", r"\approx"])
 def test_equalities_that_continue_a_chain(relation: str) -> None:
     value = only_named(extract(f"x {relation} 0.5"))

@@ -14,7 +14,9 @@ equation whose sides are both plain arithmetic on written numbers can be checked
 - two neighbouring sides that are both computations (a derivation's steps, ``3 \\times 13.25 -
   1.5 \\times 1.5 = 39.75 - 2.25 = 37.5``) must be consistent within rounding with each other,
   so that a wrong digit in an earlier step is caught where it stands, not only the last step
-  against its result.
+  against its result;
+- a side that has no value as written (``0.4004 / \\ln 1``, ``\\ln(-11.875)``,
+  ``\\sqrt{-0.25}``), equated with one that has, does not hold either.
 
 Only sums, differences, products, quotients, ``\\frac``, ``\\sqrt``, ``e^{x}``, ``\\exp``,
 ``\\log``/``\\ln``, integer powers and parentheses of written numbers are evaluated, numbers in
@@ -38,6 +40,8 @@ _SKIP = frozenset(["\\,", "\\;", "\\:", "\\!", "\\ ", "~", "\\left", "\\right", 
 _TIMES = frozenset(["\\times", "\\cdot", "*", "×", "·"])
 _FRACTIONS = frozenset(["\\frac", "\\tfrac", "\\dfrac", "\\cfrac"])
 _LOGS = frozenset(["\\log", "\\ln"])
+#: Upright forms of Euler's number: ``\\mathrm{e}^{x}`` is ``e^{x}``.
+_UPRIGHT = frozenset(["\\mathrm", "\\operatorname", "\\textrm", "\\text", "\\mathit"])
 _EXACT_RELATIONS = frozenset(["="])
 _ROUGH_RELATIONS = frozenset(["\\approx", "≈"])
 _LARGEST_EXPONENT = Decimal(10_000)
@@ -69,11 +73,20 @@ def check_chain(terms: Sequence[Sequence[Any]], relations: Sequence[str],
     """Check each pair of neighbouring terms of a chain that are both arithmetic."""
     values = [_evaluate_term(term) for term in terms]
     mismatches: list[Mismatch] = []
+    undefined: set[int] = set()
     for k, relation in enumerate(relations):
         if k + 1 >= len(terms) or relation not in _EXACT_RELATIONS | _ROUGH_RELATIONS:
             continue
         left, right = values[k], values[k + 1]
-        if left is None or right is None or len(left) != len(right):
+        if left is None or right is None:
+            continue
+        if isinstance(left, str) or isinstance(right, str):
+            for j in (k, k + 1):
+                if isinstance(values[j], str) and j not in undefined:
+                    undefined.add(j)
+                    mismatches += _undefined(terms[j], str(values[j]), source)
+            continue
+        if len(left) != len(right):
             continue
         literal = _literal_side(terms[k], terms[k + 1])
         if literal is None:
@@ -143,6 +156,14 @@ def _compare_steps(first: Sequence[Any], second: Sequence[Any], left: list[Value
     return []
 
 
+def _undefined(term: Sequence[Any], reason: str, source: str) -> list[Mismatch]:
+    """A side with no value, reported where it starts."""
+    start = next((item.start for item in _items(term) if hasattr(item, "start")), None)
+    if start is None:
+        return []
+    return [Mismatch(start, f"the arithmetic does not hold: {_text(term, source)} {reason}")]
+
+
 def _shown(value: Decimal) -> str:
     """A computed value as a message shows it: eight significant digits at most."""
     rounded = _CONTEXT.create_decimal(value).normalize(Context(prec=8))
@@ -169,25 +190,47 @@ def _text(term: Sequence[Any], source: str) -> str:
 # -- evaluation -------------------------------------------------------------------------------
 
 
-def _evaluate_term(term: Sequence[Any]) -> list[Value] | None:
-    """A term's value(s): one for a scalar expression, one per entry for a tuple."""
+def _evaluate_term(term: Sequence[Any]) -> list[Value] | str | None:
+    """A term's value(s): one for a scalar expression, one per entry for a tuple; what makes
+    it undefined (``divides by zero``), if it is arithmetic without a value; None if it is no
+    arithmetic."""
     items = _items(term)
+    undefined: list[str] = []
     try:
         if len(items) == 1 and _is_delim(items[0]) and items[0].opener == "(":
             parts = _split_commas(items[0].items)
             if len(parts) > 1:
-                return [_Parser(part).whole() for part in parts]
-        return [_Parser(items).whole()]
+                values = [_Parser(part, undefined).whole() for part in parts]
+                return undefined[0] if undefined else values
+        value = _Parser(items, undefined).whole()
     except (NotArithmetic, InvalidOperation, ArithmeticError):
         return None
+    return undefined[0] if undefined else [value]
 
 
 class _Parser:
-    """Recursive descent over tokens: sums of products of (signed) powers of atoms."""
+    """Recursive descent over tokens: sums of products of (signed) powers of atoms.
 
-    def __init__(self, items: Sequence[Any]) -> None:
+    A step without a value (a division by zero, the logarithm of a number that is not
+    positive, the square root of a negative one) is noted in ``undefined``, shared with the
+    parsers of the sub-expressions, and stands in as 1 so that the rest is still read: the
+    term is undefined only if all of it is arithmetic.
+    """
+
+    def __init__(self, items: Sequence[Any], undefined: list[str]) -> None:
         self.items = [i for i in items if not _is_tok(i, _SKIP)]
         self.at = 0
+        self.undefined = undefined
+
+    def _sub(self, items: Sequence[Any]) -> Value:
+        return _Parser(items, self.undefined).whole()
+
+    def _without_value(self, reason: str) -> Value:
+        self.undefined.append(reason)
+        return Value(Decimal(1), Decimal(1), Decimal(1))
+
+    def _divide(self, a: Value, b: Value) -> Value:
+        return self._without_value("divides by zero") if b.exact == 0 else _div(a, b)
 
     def whole(self) -> Value:
         if not self.items:
@@ -224,7 +267,7 @@ class _Parser:
                 value = _mul(value, self.signed())
             elif _is_tok(item, frozenset(["/"])):
                 self.take()
-                value = _div(value, self.signed())
+                value = self._divide(value, self.signed())
             elif item is not None and _starts_atom(item):
                 value = _mul(value, self.power())  # 0.4011(1), 2\sqrt{2}
             else:
@@ -239,43 +282,63 @@ class _Parser:
         return self.power()
 
     def power(self) -> Value:
-        item = self.peek()
-        if _is_tok(item, frozenset(["e"])) and _is_tok(self._after(), frozenset(["^"])):
-            self.take()
-            self.take()
-            return _monotone(_exp, _Parser(_argument(self.take())).whole())
+        euler = self._euler()
+        if euler and _is_tok(self._after(euler - 1), frozenset(["^"])):
+            self.at += euler + 1
+            return _monotone(_exp, self._sub(_argument(self.take())))
         base = self.atom()
         if _is_tok(self.peek(), frozenset(["^"])):
             self.take()
-            return _integer_power(base, _Parser(_argument(self.take())).whole())
+            return _integer_power(base, self._sub(_argument(self.take())))
         return base
 
-    def _after(self) -> Any:
-        return self.items[self.at + 1] if self.at + 1 < len(self.items) else None
+    def _euler(self) -> int:
+        """How many items spell Euler's number here: ``e`` is one, ``\\mathrm{e}`` two."""
+        item = self.peek()
+        if _is_tok(item, frozenset(["e"])):
+            return 1
+        if _is_tok(item, _UPRIGHT):
+            after = self._after(0)
+            if _is_tok(after, frozenset(["e"])) or (
+                    _is_group(after) and len(after.items) == 1
+                    and _is_tok(after.items[0], frozenset(["e"]))):
+                return 2
+        return 0
+
+    def _after(self, skip: int) -> Any:
+        """The item ``skip + 1`` places after the next one."""
+        at = self.at + skip + 1
+        return self.items[at] if at < len(self.items) else None
 
     def atom(self) -> Value:
         item = self.take()
         if _is_number(item):
             return _number(item.text)
         if _is_group(item):
-            return _Parser(item.items).whole()
+            return self._sub(item.items)
         if _is_delim(item) and item.opener in ("(", "["):
-            return _Parser(item.items).whole()
+            return self._sub(item.items)
         if _is_tok(item, _FRACTIONS):
             numerator, denominator = self._two_arguments()
-            return _div(numerator, denominator)
+            return self._divide(numerator, denominator)
         if _is_tok(item, frozenset(["\\sqrt"])):
-            return _monotone(_sqrt, self._argument_value())
+            argument = self._argument_value()
+            if argument.exact < 0:
+                return self._without_value("takes the square root of a negative number")
+            return _monotone(_sqrt, argument)
         if _is_tok(item, frozenset(["\\exp"])):
             return _monotone(_exp, self._argument_value())
         if _is_tok(item, _LOGS):
-            return _monotone(_log, self._argument_value())
+            argument = self._argument_value()
+            if argument.exact <= 0:
+                return self._without_value("takes the logarithm of a number that is not positive")
+            return _monotone(_log, argument)
         raise NotArithmetic
 
     def _argument_value(self) -> Value:
         item = self.take()
         if _is_number(item) or _is_group(item) or _is_delim(item):
-            return _Parser(_argument(item)).whole()
+            return self._sub(_argument(item))
         raise NotArithmetic
 
     def _two_arguments(self) -> tuple[Value, Value]:
@@ -283,7 +346,7 @@ class _Parser:
         if _is_number(first) and len(first.text) == 2 and first.text.isdigit():
             return _number(first.text[0]), _number(first.text[1])  # \tfrac13
         second = self.take()
-        return _Parser(_argument(first)).whole(), _Parser(_argument(second)).whole()
+        return self._sub(_argument(first)), self._sub(_argument(second))
 
 
 def _number(text: str) -> Value:
@@ -397,4 +460,5 @@ def _is_delim(item: Any) -> bool:
 
 def _starts_atom(item: Any) -> bool:
     return (_is_number(item) or _is_group(item) or (_is_delim(item) and item.opener == "(")
-            or _is_tok(item, _FRACTIONS | frozenset(["\\sqrt", "\\exp"]) | _LOGS))
+            or _is_tok(item, _FRACTIONS | frozenset(["\\sqrt", "\\exp", "e"]) | _LOGS
+                       | _UPRIGHT))

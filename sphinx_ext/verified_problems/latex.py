@@ -33,8 +33,9 @@ or a line break (``\\``, ``&``) next to ``+``, ``-``, ``\times``, ``\cdot``, ``\
 carried over lines). Each equation is a **chain** of terms split at ``=``, ``\approx``, ``≈``,
 ``:=``, ``\coloneqq``, ``\equiv``, ``\triangleq`` and ``\doteq``; any other relation (``\in``,
 ``<``, ``>``, ``\le``, ``\ge``, ``\ne``, ``\to``, ``\mapsto``, ``\sim``, ``\propto``, …) ends
-the chain, and what follows it is no value (its decimals are still free). Each term, stripped of
-``. , ; :`` and spacing around it and of braces around all of it, is
+the chain, and what follows it is no value (its decimals are still free: an interval, ``p \in
+[0.412, 0.588]``, need not be a printed array). Each term, stripped of ``. , ; :`` and spacing
+around it and of braces around all of it, is
 
 * a **name**: a letter, a Greek letter macro (``\alpha`` → ``alpha``, ``\Sigma`` →
   ``Sigma``, ``\ell``) or, inside ``\mathrm``, ``\text``, ``\operatorname``, ``\mathit``,
@@ -60,7 +61,8 @@ the chain, and what follows it is no value (its decimals are still free). Each t
 A number followed by its unit, in ``\text``, ``\mathrm``, ``\textrm``, ``\mbox``,
 ``\textnormal`` or ``\textup`` holding no digit (``1.4548 \;\text{bits}``,
 ``3\,\mathrm{ms}``), is read as the number alone, as a literal and in the prose's arithmetic:
-a unit must not turn a named value into free digits.
+a unit must not turn a named value into free digits. So is a number followed by ``\pm`` and
+its margin (``\hat{p} = 0.5 \pm 0.088`` names 0.5; the margin's decimals are free).
 
 A chain with at least one name and one literal gives one :class:`NamedValue` per literal, with
 all the names of the chain, in order, each once; its ``start`` is where the literal starts.
@@ -195,12 +197,16 @@ _SIZED_RIGHT = frozenset(["\\bigr", "\\Bigr", "\\biggr", "\\Biggr"])
 _SIZED = frozenset(["\\big", "\\Big", "\\bigg", "\\Bigg"])
 #: Macros whose next character is a delimiter: after them ``.`` is the empty one, no decimal point.
 _DELIMITER_MACROS = _SIZED_LEFT | _SIZED_RIGHT | _SIZED | frozenset(["\\left", "\\right"])
+#: Functions written without parentheses: a minus right after one is its argument's sign.
+_FUNCTIONS = frozenset(["\\ln", "\\log", "\\lg", "\\exp", "\\sin", "\\cos", "\\tan",
+                        "\\tanh", "\\sinh", "\\cosh", "\\arctan"])
 #: What may stand right before a minus that is a sign (besides nothing at all).
 _SIGN_CONTEXT = (
-    _RELATIONS | _OPERATORS | _EQUATION_BREAKS | _OPENERS | _SIZED_LEFT
+    _RELATIONS | _OPERATORS | _EQUATION_BREAKS | _OPENERS | _SIZED_LEFT | _FUNCTIONS
     | frozenset(["&", "\\\\", "\\left"])
 )
 _MINUS = frozenset(["-", "−"])
+_PLUS_MINUS = frozenset(["\\pm", "±"])
 _SCIENTIFIC_TIMES = frozenset(["\\times", "\\cdot"])
 _DIMENSION = re.compile(r"[-+]?[0-9.]*(?:pt|em|ex|mm|cm|in|mu|bp|pc|dd|cc|sp)")
 _SCRIPTS = {"_": "subscripts", "^": "raises"}
@@ -857,11 +863,13 @@ def _strip(items: Sequence[_Item]) -> Sequence[_Item]:
 
 
 def _unwrap(items: Sequence[_Item]) -> Sequence[_Item]:
-    """A lone ``{…}`` (or ``\\unchecked{…}``) stands for what it holds; a number and its unit
-    for the number."""
+    """A lone ``{…}`` (or ``\\unchecked{…}``) stands for what it holds; a number and its unit,
+    or its margin (``0.5 \\pm 0.088``), for the number."""
     items = without_unit(items)
     while len(items) == 1 and isinstance(items[0], _Group):
         items = without_unit(items[0].items)
+    if len(items) >= 3 and isinstance(items[0], _Num) and _is(items[1], _PLUS_MINUS):
+        return items[:1]
     return items
 
 
