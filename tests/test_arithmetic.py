@@ -122,6 +122,13 @@ def test_no_value_is_only_reported_against_a_side_that_has_one(latex: str) -> No
     assert mismatches(latex) == []
 
 
+def test_a_minus_before_a_power_negates_the_power() -> None:
+    assert mismatches(r"e^{-0.5^2/2} \approx 0.8825") == []
+    assert mismatches(r"-0.5^2 = -0.25") == []
+    assert mismatches(r"e^{-0.5^2/2} \approx 1.1331") == [
+        "the arithmetic does not hold: e^{-0.5^2/2} is 0.8825, not 1.1331"]
+
+
 @pytest.mark.parametrize("e", [r"\mathrm{e}", r"\mathrm e", r"\operatorname{e}", "e"])
 def test_an_upright_e_is_eulers_number(e: str) -> None:
     assert mismatches(rf"{e}^{{-1.5}} = 0.2231") == []

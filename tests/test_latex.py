@@ -460,6 +460,32 @@ def test_a_value_with_its_margin_is_the_value(latex: str) -> None:
     assert "0.5" not in free(latex, result)
 
 
+@pytest.mark.parametrize(
+    "latex",
+    [r"\lambda_1, \lambda_2 = 3.6180, 1.3820", r"\lambda_1,\; \lambda_2 = 3.6180,\; 1.3820."],
+)
+def test_names_and_numbers_listed_in_pairs(latex: str) -> None:
+    result = extract(latex)
+    assert [(value.names, cells(latex, value)) for value in result.named] == [
+        (("lambda_1",), ["3.6180"]), (("lambda_2",), ["1.3820"])]
+    assert free(latex, result) == []
+
+
+@pytest.mark.parametrize(
+    ("latex", "names"),
+    [(r"a, b = 0.5", [("b",)]), (r"a = 0.5,\; b = 0.25", [("a",), ("b",)]),
+     (r"a, b = 0.5 \\ 0.25", [("b",)])],
+)
+def test_lists_that_are_not_pairs(latex: str, names: list[tuple[str, ...]]) -> None:
+    assert [value.names for value in extract(latex).named] == names
+
+
+@pytest.mark.parametrize("arrow", [r"\leftarrow", r"\gets", "←"])
+def test_a_minus_after_an_assignment_arrow_is_a_sign(arrow: str) -> None:
+    latex = rf"\theta {arrow} -0.51"
+    assert free(latex, extract(latex)) == ["-0.51"]
+
+
 @pytest.mark.parametrize("function", [r"\ln", r"\log", r"\exp"])
 def test_a_minus_right_after_a_function_is_its_arguments_sign(function: str) -> None:
     latex = f"{function} -11.875 = 2.4744"

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Context, Decimal, InvalidOperation
 from typing import Any
 
-from .latex import _Delim, _Group, _Num, _Tok, without_unit
+from .latex import _MINUS, _Delim, _Group, _Num, _Tok, without_unit
 
 _CONTEXT = Context(prec=60, Emax=10**6, Emin=-(10**6))
 _SKIP = frozenset(["\\,", "\\;", "\\:", "\\!", "\\ ", "~", "\\left", "\\right", "\\bigl",
@@ -252,7 +252,7 @@ class _Parser:
 
     def sum(self) -> Value:
         value = self.product()
-        while _is_tok(self.peek(), frozenset(["+", "-", "−"])):
+        while _is_tok(self.peek(), _MINUS | frozenset(["+"])):
             operator = self.take().text
             right = self.product()
             value = _add(value, right) if operator == "+" else _add(value, _neg(right))
@@ -274,7 +274,7 @@ class _Parser:
                 return value
 
     def signed(self) -> Value:
-        if _is_tok(self.peek(), frozenset(["-", "−"])):
+        if _is_tok(self.peek(), _MINUS):
             self.take()
             return _neg(self.signed())
         if _is_tok(self.peek(), frozenset(["+"])):
@@ -286,10 +286,14 @@ class _Parser:
         if euler and _is_tok(self._after(euler - 1), frozenset(["^"])):
             self.at += euler + 1
             return _monotone(_exp, self._sub(_argument(self.take())))
+        item = self.peek()
         base = self.atom()
         if _is_tok(self.peek(), frozenset(["^"])):
             self.take()
-            return _integer_power(base, self._sub(_argument(self.take())))
+            exponent = self._sub(_argument(self.take()))
+            if _is_number(item) and item.text[0] in _MINUS:  # -0.5^2 is -(0.5^2), as in TeX
+                return _neg(_integer_power(_neg(base), exponent))
+            return _integer_power(base, exponent)
         return base
 
     def _euler(self) -> int:

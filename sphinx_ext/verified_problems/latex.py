@@ -172,7 +172,9 @@ _CHAIN_ENDS = frozenset(
     ["<", ">", "≤", "≥", "≠", "∈", "→", "\\in", "\\notin", "\\le", "\\leq", "\\ge", "\\geq",
      "\\lt", "\\gt", "\\leqslant", "\\geqslant", "\\ne", "\\neq", "\\to", "\\mapsto",
      "\\rightarrow", "\\Rightarrow", "\\longrightarrow", "\\implies", "\\iff", "\\sim",
-     "\\simeq", "\\propto", "\\subset", "\\subseteq", "\\ll", "\\gg"]
+     "\\simeq", "\\propto", "\\subset", "\\subseteq", "\\ll", "\\gg", "\\gets", "\\leftarrow",
+     "\\Leftarrow", "\\longleftarrow", "\\Longleftarrow", "\\Longrightarrow", "\\leftrightarrow",
+     "\\Leftrightarrow", "\\longmapsto", "\\cong", "←", "⇐", "⇒", "↔"]
 )
 _RELATIONS = _CHAIN_RELATIONS | _CHAIN_ENDS
 _OPERATORS = frozenset(
@@ -803,9 +805,11 @@ def _equations(items: Sequence[_Item]) -> list[list[_Item]]:
 
     A run of separators next to a relation joins instead: ``x &= 1``, a line that starts with
     ``&=``, ``x = \\quad 1``; so does a line break or ``&`` next to a ``+`` (a sum that goes
-    on over lines, ``\\ &\\quad + 0.4011``).
+    on over lines, ``\\ &\\quad + 0.4011``). Names and numbers listed in pairs,
+    ``\\lambda_1, \\lambda_2 = 3.6180, 1.3820``, are an equation a pair.
     """
     equations: list[list[_Item]] = [[]]
+    by_comma: list[bool] = []  # whether equations k and k + 1 were split by a lone comma
     i = 0
     while i < len(items):
         if not _is(items[i], _SEPARATORS):
@@ -820,8 +824,37 @@ def _equations(items: Sequence[_Item]) -> list[list[_Item]]:
         before = equations[-1][-1] if equations[-1] else None
         after = items[i] if i < len(items) else None
         if not any(item is not None and _is(item, joiners) for item in (before, after)):
+            by_comma.append(i - run == 1 and _is(items[run], ","))
             equations.append([])
-    return [equation for equation in equations if equation]
+    return [equation for equation in _paired(equations, by_comma) if equation]
+
+
+def _paired(equations: list[list[_Item]], by_comma: list[bool]) -> list[list[_Item]]:
+    """Equations with each run ``N_1, …, N_k = V_1, …, V_k`` (lone commas) made k pairs."""
+    result: list[list[_Item]] = []
+    j = 0
+    while j < len(equations):
+        names = 0
+        while (j + names < len(equations) - 1 and by_comma[j + names]
+               and _name(_unwrap(equations[j + names])) is not None):
+            names += 1
+        k = names + 1
+        middle = equations[j + names]
+        values = equations[j + k : j + 2 * k - 1]
+        terms = _chain(middle)
+        if (names and len(terms) == 2 and len(_relations(middle)) == 1
+                and _name(_unwrap(terms[0])) is not None and _scalar(terms[1]) is not None
+                and len(values) == k - 1 and all(by_comma[j + names : j + 2 * k - 2])
+                and all(_scalar(value) is not None for value in values)):
+            relation = next(item for item in middle if _is(item, _CHAIN_RELATIONS))
+            lefts = [*equations[j : j + names], terms[0]]
+            rights = [terms[1], *values]
+            result += [[*left, relation, *right] for left, right in zip(lefts, rights, strict=True)]
+            j += 2 * k - 1
+        else:
+            result.append(equations[j])
+            j += 1
+    return result
 
 
 def _is_bracketed(item: _Item, opener: str) -> bool:
