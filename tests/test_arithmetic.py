@@ -122,6 +122,18 @@ def test_no_value_is_only_reported_against_a_side_that_has_one(latex: str) -> No
     assert mismatches(latex) == []
 
 
+def test_a_matrix_of_computations_is_checked_cell_by_cell() -> None:
+    steps = r"\begin{{pmatrix}} {} \\ 1(0.3) + 2(-0.3) + 1 \end{{pmatrix}}"
+    result = r"\begin{pmatrix} -0.4 \\ 0.7 \end{pmatrix}"
+    assert mismatches(f"{steps.format('3(0.3) + 1(-0.3) - 1')} = {result}") == []
+    latex = f"{steps.format('3(0.3) + 1(0.3) - 1')} = {result}"
+    [problem] = extract_math(latex).arithmetic
+    assert problem.message == "the arithmetic does not hold: 3(0.3) + 1(0.3) - 1 is 0.2, not -0.4"
+    assert latex[problem.where :].startswith("-0.4")
+    # a determinant is no matrix of values
+    assert mismatches(r"\begin{vmatrix} 1 & 2 \\ 3 & 4 \end{vmatrix} = -2") == []
+
+
 def test_a_minus_before_a_power_negates_the_power() -> None:
     assert mismatches(r"e^{-0.5^2/2} \approx 0.8825") == []
     assert mismatches(r"-0.5^2 = -0.25") == []

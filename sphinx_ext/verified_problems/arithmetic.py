@@ -20,8 +20,8 @@ equation whose sides are both plain arithmetic on written numbers can be checked
 
 Only sums, differences, products, quotients, ``\\frac``, ``\\sqrt``, ``e^{x}``, ``\\exp``,
 ``\\log``/``\\ln``, integer powers and parentheses of written numbers are evaluated, numbers in
-scientific notation (``2.7536 \\times 10^{-5}``) included; anything with a name or another
-macro is left alone. Pure: it reads :mod:`.latex`'s token tree
+scientific notation (``2.7536 \\times 10^{-5}``) included, in a term of its own, a tuple
+``( … )`` or a matrix (entry by entry); anything with a name or another macro is left alone. Pure: it reads :mod:`.latex`'s token tree
 (:mod:`.latex` imports this module lazily, so the two do not import each other at load).
 """
 
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Context, Decimal, InvalidOperation
 from typing import Any
 
-from .latex import _MINUS, _Delim, _Group, _Num, _Tok, without_unit
+from .latex import _MINUS, _Delim, _Env, _Group, _Num, _ragged, _rows, _Tok, without_unit
 
 _CONTEXT = Context(prec=60, Emax=10**6, Emin=-(10**6))
 _SKIP = frozenset(["\\,", "\\;", "\\:", "\\!", "\\ ", "~", "\\left", "\\right", "\\bigl",
@@ -45,6 +45,8 @@ _UPRIGHT = frozenset(["\\mathrm", "\\operatorname", "\\textrm", "\\text", "\\mat
 _EXACT_RELATIONS = frozenset(["="])
 _ROUGH_RELATIONS = frozenset(["\\approx", "≈"])
 _LARGEST_EXPONENT = Decimal(10_000)
+#: Matrices whose cells are values (``vmatrix`` is a determinant, ``Vmatrix`` a norm).
+_MATRICES = frozenset(["matrix", "bmatrix", "pmatrix", "Bmatrix", "smallmatrix"])
 
 
 class NotArithmetic(Exception):
@@ -94,8 +96,8 @@ def check_chain(terms: Sequence[Sequence[Any]], relations: Sequence[str],
             continue
         side, numbers = literal
         other = left if side == 1 else right
-        written = _text(terms[1 - side + k], source)
-        for value, number in zip(other, numbers, strict=True):
+        texts = _texts(terms[1 - side + k], source, len(numbers))
+        for value, number, written in zip(other, numbers, texts, strict=True):
             problem = _compare(value, number, named or relation in _ROUGH_RELATIONS, written)
             if problem is not None:
                 mismatches.append(Mismatch(number.start, problem))
@@ -115,6 +117,12 @@ def _numbers_only(term: Sequence[Any]) -> list[Any] | None:
     items = _items(term)
     if len(items) == 1 and _is_number(items[0]):
         return [items[0]]
+    cells = _cells(items)
+    if cells is not None:
+        entries = [_items(cell) for cell in cells]
+        if all(len(entry) == 1 and _is_number(entry[0]) for entry in entries):
+            return [entry[0] for entry in entries]
+        return None
     if len(items) == 1 and _is_delim(items[0]):
         parts = _split_commas(items[0].items)
         if all(len(p) == 1 and _is_number(p[0]) for p in parts):
@@ -180,6 +188,15 @@ def _places(written: Decimal) -> int:
     return max(-exponent, 0) if isinstance(exponent, int) else 0  # ``inf`` shows none
 
 
+def _texts(term: Sequence[Any], source: str, count: int) -> list[str]:
+    """How each of a term's ``count`` entries is quoted: a matrix's cell by cell, any other
+    term's whole."""
+    cells = _cells(_items(term))
+    if cells is not None and len(cells) == count:
+        return [_text(cell, source) for cell in cells]
+    return [_text(term, source)] * count
+
+
 def _text(term: Sequence[Any], source: str) -> str:
     spans = [(item.start, item.end) for item in _items(term) if hasattr(item, "start")]
     if not spans:
@@ -196,7 +213,11 @@ def _evaluate_term(term: Sequence[Any]) -> list[Value] | str | None:
     arithmetic."""
     items = _items(term)
     undefined: list[str] = []
+    cells = _cells(items)
     try:
+        if cells is not None:
+            values = [_Parser(_items(cell), undefined).whole() for cell in cells]
+            return undefined[0] if undefined else values
         if len(items) == 1 and _is_delim(items[0]) and items[0].opener == "(":
             parts = _split_commas(items[0].items)
             if len(parts) > 1:
@@ -428,6 +449,16 @@ def _items(term: Sequence[Any]) -> list[Any]:
     while len(items) == 1 and isinstance(items[0], _Group):
         items = list(without_unit([i for i in items[0].items if not _is_tok(i, _SKIP)]))
     return items
+
+
+def _cells(items: Sequence[Any]) -> list[list[Any]] | None:
+    """The cells, row by row, of a term that is one matrix of values; None for anything else."""
+    if len(items) != 1 or not isinstance(items[0], _Env):
+        return None
+    if items[0].name.rstrip("*") not in _MATRICES:
+        return None
+    rows = _rows(items[0])
+    return None if _ragged(rows) is not None else [cell for row in rows for cell in row]
 
 
 def _argument(item: Any) -> list[Any]:
