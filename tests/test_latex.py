@@ -442,6 +442,30 @@ def test_other_relations_end_the_chain(relation: str) -> None:
     assert free(latex, result) == ["0.5"]
 
 
+@pytest.mark.parametrize(
+    ("latex", "named"),
+    [
+        (r"0 < \eta = 0.5528 < 2/\lambda_{\max}", [(("eta",), ["0.5528"])]),
+        (r"w_1 = 0.5130 > w_2 = 0.5130", [(("w_1",), ["0.5130"]), (("w_2",), ["0.5130"])]),
+        (r"p \in [0.412, 0.588]", []),  # an interval need not be a printed array
+    ],
+)
+def test_a_chain_after_an_inequality_names_its_values(
+    latex: str, named: list[tuple[tuple[str, ...], list[str]]]
+) -> None:
+    assert [(value.names, cells(latex, value)) for value in extract(latex).named] == named
+
+
+@pytest.mark.parametrize(
+    ("latex", "name"),
+    [(r"\lambda_{\max} = 1.3820", "lambda_max"), (r"\lambda_\min = 1.3820", "lambda_min"),
+     (r"w_1 = 1.3820\ldots", "w_1"), (r"w_1 = 1.3820\dots", "w_1")],
+)
+def test_operator_subscripts_and_an_ellipsis_keep_the_name(latex: str, name: str) -> None:
+    value = only_named(extract(latex))
+    assert (value.names, cells(latex, value)) == ((name,), ["1.3820"])
+
+
 def test_what_follows_the_end_of_a_chain_is_not_its_value() -> None:
     latex = r"x = 0.25 \in (0.1, 0.5)"
     result = extract(latex)

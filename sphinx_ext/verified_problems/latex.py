@@ -33,8 +33,9 @@ or a line break (``\\``, ``&``) next to ``+``, ``-``, ``\times``, ``\cdot``, ``\
 carried over lines). Each equation is a **chain** of terms split at ``=``, ``\approx``, ``≈``,
 ``:=``, ``\coloneqq``, ``\equiv``, ``\triangleq`` and ``\doteq``; any other relation (``\in``,
 ``<``, ``>``, ``\le``, ``\ge``, ``\ne``, ``\to``, ``\mapsto``, ``\sim``, ``\propto``, …) ends
-the chain, and what follows it is no value (its decimals are still free: an interval, ``p \in
-[0.412, 0.588]``, need not be a printed array). Each term, stripped of ``. , ; :`` and spacing
+the chain, and what follows it is a chain of its own that only names can give values
+(``0 < \eta = 0.5528 < 1`` names 0.5528; an interval, ``p \in [0.412, 0.588]``, need not be a
+printed array, so its decimals are free). Each term, stripped of ``. , ; :`` and spacing
 around it and of braces around all of it, is
 
 * a **name**: a letter, a Greek letter macro (``\alpha`` → ``alpha``, ``\Sigma`` →
@@ -209,6 +210,10 @@ _SIGN_CONTEXT = (
 )
 _MINUS = frozenset(["-", "−"])
 _PLUS_MINUS = frozenset(["\\pm", "±"])
+_ELLIPSES = frozenset(["\\ldots", "\\dots", "\\cdots", "…"])
+#: Operator names a subscript may be (``\\lambda_{\\max}`` is ``lambda_max``).
+_OPERATOR_NAMES = frozenset(["\\max", "\\min", "\\sup", "\\inf", "\\arg", "\\det", "\\exp",
+                             "\\log", "\\ln"])
 _SCIENTIFIC_TIMES = frozenset(["\\times", "\\cdot"])
 _DIMENSION = re.compile(r"[-+]?[0-9.]*(?:pt|em|ex|mm|cm|in|mu|bp|pc|dd|cc|sp)")
 _SCRIPTS = {"_": "subscripts", "^": "raises"}
@@ -861,6 +866,17 @@ def _is_bracketed(item: _Item, opener: str) -> bool:
     return isinstance(item, _Delim) and item.opener == opener
 
 
+def _segments(equation: Sequence[_Item]) -> list[list[_Item]]:
+    """An equation split at the relations that end a chain (``<``, ``\\in``, …)."""
+    parts: list[list[_Item]] = [[]]
+    for item in equation:
+        if _is(item, _CHAIN_ENDS):
+            parts.append([])
+        else:
+            parts[-1].append(item)
+    return parts
+
+
 def _chain(equation: Sequence[_Item]) -> list[list[_Item]]:
     """The terms of an equation's chain of equalities; what follows another relation is not."""
     terms: list[list[_Item]] = [[]]
@@ -897,12 +913,14 @@ def _strip(items: Sequence[_Item]) -> Sequence[_Item]:
 
 def _unwrap(items: Sequence[_Item]) -> Sequence[_Item]:
     """A lone ``{…}`` (or ``\\unchecked{…}``) stands for what it holds; a number and its unit,
-    or its margin (``0.5 \\pm 0.088``), for the number."""
+    its margin (``0.5 \\pm 0.088``) or an ellipsis (``0.9543\\ldots``), for the number."""
     items = without_unit(items)
     while len(items) == 1 and isinstance(items[0], _Group):
         items = without_unit(items[0].items)
     if len(items) >= 3 and isinstance(items[0], _Num) and _is(items[1], _PLUS_MINUS):
         return items[:1]
+    if len(items) == 2 and isinstance(items[0], _Num) and _is(items[1], _ELLIPSES):
+        return items[:1]  # 0.9543\ldots: the digits shown
     return items
 
 
@@ -1163,8 +1181,8 @@ def _subscript(item: _Item) -> str | None:
         if (isinstance(piece, _Num) and not piece.decimal) or _is_alnum(piece) \
                 or _is(piece, _SUBSCRIPT_MARKS):
             pieces.append(_text(piece))
-        elif _is(piece, _GREEK) and isinstance(piece, _Tok):
-            pieces.append(piece.text[1:])
+        elif (_is(piece, _GREEK) or _is(piece, _OPERATOR_NAMES)) and isinstance(piece, _Tok):
+            pieces.append(piece.text[1:])  # \alpha, \max: alpha, max
         else:
             return None
     return "".join(pieces) or None
@@ -1189,22 +1207,25 @@ class _Findings:
         from .arithmetic import check_chain
 
         for equation in _equations(items):
-            terms = _chain(equation)
-            named = self.chain(terms)
-            for mismatch in check_chain(terms, _relations(equation), self.source, named):
-                self.arithmetic.append(SourceProblem(mismatch.where, mismatch.message))
+            for k, part in enumerate(_segments(equation)):
+                terms = _chain(part)
+                named = self.chain(terms, unnamed=k == 0)
+                for mismatch in check_chain(terms, _relations(part), self.source, named):
+                    self.arithmetic.append(SourceProblem(mismatch.where, mismatch.message))
         for nested in _nested_blocks(items):
             self.block(nested)
 
-    def chain(self, terms: list[list[_Item]]) -> bool:
+    def chain(self, terms: list[list[_Item]], *, unnamed: bool = True) -> bool:
         """One named value per literal of a chain that has a name; whether it has one.
 
-        A chain without a name still yields its literal tuples and matrices that hold a
-        decimal, as values with no name: they must match a printed array as a whole.
+        A chain without a name still yields (if ``unnamed``) its literal tuples and matrices
+        that hold a decimal, as values with no name: they must match a printed array as a whole.
         """
         kinds = [_classify(term) for term in terms]
         names = tuple(dict.fromkeys(kind for kind in kinds if isinstance(kind, str)))
         literals = [kind for kind in kinds if isinstance(kind, _Literal)]
+        if not names and not unnamed:
+            return False
         if not names:
             literals = [lit for lit in literals if len(lit.cells) > 1
                         and any(cell.decimal for cell in lit.cells)]
