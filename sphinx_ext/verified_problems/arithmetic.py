@@ -18,12 +18,12 @@ equation whose sides are both plain arithmetic on written numbers can be checked
 - a side that has no value as written (``0.4004 / \\ln 1``, ``\\ln(-11.875)``,
   ``\\sqrt{-0.25}``), equated with one that has, does not hold either.
 
-Only sums, differences, products, quotients, ``\\frac``, ``\\sqrt``, ``e^{x}`` (upright too), ``\\exp``,
-``\\log``/``\\ln``, integer powers and parentheses of written numbers are evaluated, numbers in
-scientific notation (``2.7536 \\times 10^{-5}``) included, in a term of its own, a tuple
-``( … )`` or a matrix (entry by entry); anything with a name or another macro is left alone.
-Pure: it reads :mod:`.latex`'s token tree
-(:mod:`.latex` imports this module lazily, so the two do not import each other at load).
+Only sums, differences, products, quotients, ``\\frac``, ``\\sqrt``, ``e^{x}`` (upright too),
+``\\exp``, ``\\log``/``\\ln``, integer powers and parentheses of written numbers are
+evaluated, numbers in scientific notation (``2.7536 \\times 10^{-5}``) included, in a term of
+its own, a tuple ``( … )`` or a matrix (entry by entry); anything with a name or another macro
+is left alone. Pure: it reads :mod:`.latex`'s token tree (:mod:`.latex` imports this module
+lazily, so the two do not import each other at load).
 """
 
 from __future__ import annotations
