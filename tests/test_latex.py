@@ -1114,3 +1114,11 @@ def test_a_null_delimiter_before_a_digit_is_no_decimal_point() -> None:
     assert [n.text for n in result.free] == ["0.5", "0.5"]
     assert result.problems == []
     assert [n.text for n in extract(r"\bigl.0.25\bigr|").free] == ["0.25"]
+
+
+def test_both_parts_of_an_underbrace_are_read() -> None:
+    latex = r"\underbrace{0.5130 + 0.9543 = 1.4673}_{w_1 = 0.9543}"
+    result = extract(latex)
+    value = only_named(result)
+    assert (value.names, cells(latex, value)) == (("w_1",), ["0.9543"])
+    assert extract(r"\overbrace{0.5 + 0.25 = 0.9}^{\text{sum}}").arithmetic != []

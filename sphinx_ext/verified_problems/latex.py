@@ -210,6 +210,7 @@ _SIGN_CONTEXT = (
 )
 _MINUS = frozenset(["-", "−"])
 _PLUS_MINUS = frozenset(["\\pm", "±"])
+_BRACES = frozenset(["\\underbrace", "\\overbrace"])
 _ELLIPSES = frozenset(["\\ldots", "\\dots", "\\cdots", "…"])
 #: Operator names a subscript may be (``\\lambda_{\\max}`` is ``lambda_max``).
 _OPERATOR_NAMES = frozenset(["\\max", "\\min", "\\sup", "\\inf", "\\arg", "\\det", "\\exp",
@@ -1302,7 +1303,8 @@ def _bare_scripts(items: Sequence[_Item]) -> Iterator[SourceProblem]:
 
 
 def _nested_blocks(items: Sequence[_Item]) -> Iterator[Sequence[_Item]]:
-    r"""The bodies of layout environments (and ``\boxed{…}``) within a block, outermost first."""
+    r"""The bodies of layout environments (and of ``\boxed{…}``, and both parts of
+    ``\underbrace{…}_{…}``) within a block, outermost first."""
     i = 0
     while i < len(items):
         item = items[i]
@@ -1312,6 +1314,13 @@ def _nested_blocks(items: Sequence[_Item]) -> Iterator[Sequence[_Item]]:
         elif _is(item, "\\boxed") and i < len(items) and isinstance(items[i], _Group):
             yield _argument(items[i])
             i += 1
+        elif _is(item, _BRACES) and i < len(items) and isinstance(items[i], _Group):
+            yield _argument(items[i])  # \underbrace{0.5 + 0.25}_{w = 0.75}: both are read
+            i += 1
+            if (i + 1 < len(items) and _is(items[i], frozenset(_SCRIPTS))
+                    and isinstance(items[i + 1], _Group)):
+                yield _argument(items[i + 1])
+                i += 2
         elif isinstance(item, _Container):
             yield from _nested_blocks(item.items)
 
