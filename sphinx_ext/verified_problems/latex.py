@@ -211,6 +211,7 @@ _SIGN_CONTEXT = (
 _MINUS = frozenset(["-", "−"])
 _PLUS_MINUS = frozenset(["\\pm", "±"])
 _BRACES = frozenset(["\\underbrace", "\\overbrace"])
+_TRANSPOSE_MARKS = frozenset(["T", "\\top", "\\intercal", "⊤"])
 _ELLIPSES = frozenset(["\\ldots", "\\dots", "\\cdots", "…"])
 #: Operator names a subscript may be (``\\lambda_{\\max}`` is ``lambda_max``).
 _OPERATOR_NAMES = frozenset(["\\max", "\\min", "\\sup", "\\inf", "\\arg", "\\det", "\\exp",
@@ -980,6 +981,9 @@ def _literal(items: Sequence[_Item]) -> _Literal | None:
     number = _scalar(items)
     if number is not None:
         return _Literal((), (number,), number.start)
+    if len(items) == 3 and _is(items[1], "^") and _is_transpose(items[2]):
+        inner = _literal(items[:1])  # [0.9543 & 0.5130]^{\mathsf T}: the matrix transposed
+        return _transpose(inner) if inner is not None and inner.shape else None
     if len(items) != 1:
         return None
     item = items[0]
@@ -1007,6 +1011,21 @@ def _tuple(delim: _Delim) -> _Literal | None:
         return parts[0]
     cells = tuple(cell for part in parts for cell in part.cells)
     return _Literal((len(parts), *parts[0].shape), cells, delim.start)
+
+
+def _is_transpose(item: _Item) -> bool:
+    r"""``T``, ``\top``, ``\intercal``, ``{\mathsf T}``, ``{\mathrm{T}}``, …: a transpose mark."""
+    marks = [piece for piece in _walk(_argument(item)) if isinstance(piece, _Tok)]
+    return bool(marks) and _is(marks[-1], _TRANSPOSE_MARKS) and all(
+        _is(mark, _WRAPPERS) for mark in marks[:-1])
+
+
+def _transpose(literal: _Literal) -> _Literal:
+    if len(literal.shape) != 2:
+        return literal  # a tuple is a vector either way
+    rows, columns = literal.shape
+    cells = tuple(literal.cells[i * columns + j] for j in range(columns) for i in range(rows))
+    return _Literal((columns, rows), cells, literal.start)
 
 
 def _entry(items: Sequence[_Item]) -> _Literal | None:
