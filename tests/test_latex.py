@@ -1124,7 +1124,8 @@ def test_both_parts_of_an_underbrace_are_read() -> None:
     assert extract(r"\overbrace{0.5 + 0.25 = 0.9}^{\text{sum}}").arithmetic != []
 
 
-@pytest.mark.parametrize("mark", [r"^{\mathsf T}", r"^\top", r"^{\intercal}", "^T", r"^{\mathrm{T}}"])
+@pytest.mark.parametrize(
+    "mark", [r"^{\mathsf T}", r"^\top", r"^{\intercal}", "^T", r"^{\mathrm{T}}"])
 def test_a_transposed_matrix_is_the_matrix_transposed(mark: str) -> None:
     latex = rf"W = \begin{{bmatrix}} 1.5 & 2.5 \\ 3.5 & 4.5 \end{{bmatrix}}{mark}"
     value = only_named(extract(latex))
