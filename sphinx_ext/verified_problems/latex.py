@@ -48,7 +48,7 @@ around it and of braces around all of it, is
   subscript. The normal form joins base, decorations and subscript with ``_``, the subscript
   as written without braces or spaces: ``a_{1}``, ``a_1`` and ``\vec{a}_1`` → ``a_1``;
   ``O_{11}`` → ``O_11``; ``S_{ij}`` → ``S_ij``; ``X_{10,2}`` → ``X_10,2``; ``W_{\text{max}}``
-  → ``W_max``; ``\hat{y}`` → ``y_hat``; ``\hat{y}_1`` and ``\hat{y_1}`` → ``y_hat_1``. A
+  and ``W_{\max}`` → ``W_max``; ``\hat{y}`` → ``y_hat``; ``\hat{y}_1`` and ``\hat{y_1}`` → ``y_hat_1``. A
   superscript (``K^{\mathsf T}``, ``x^2``), two letters side by side (a product), a decimal
   subscript or a bare ``_11`` (TeX subscripts only the ``1``) make it no name;
 * a **literal**: a number (with its sign; scientific; ``\infty``); a matrix environment whose
@@ -56,14 +56,18 @@ around it and of braces around all of it, is
   ``(rows, columns)``); an ``array`` of numbers, alone or in brackets, likewise; or a tuple
   ``( … )`` / ``[ … ]`` in any size (``\left``, ``\bigl``, ``\big``) of comma-separated numbers
   (shape ``(n,)``) or of tuples of one shape (shape ``(n, m, …)``). One number in parentheses
-  is that number (shape ``()``); one in square brackets is a 1-vector (shape ``(1,)``);
+  is that number (shape ``()``); one in square brackets is a 1-vector (shape ``(1,)``). A
+  matrix with a transpose mark (``^{\mathsf T}``, ``^\top``, ``^{\intercal}``, ``^T``) is that
+  matrix transposed;
 * anything else: an **expression**.
 
 A number followed by its unit, in ``\text``, ``\mathrm``, ``\textrm``, ``\mbox``,
 ``\textnormal`` or ``\textup`` holding no digit (``1.4548 \;\text{bits}``,
 ``3\,\mathrm{ms}``), is read as the number alone, as a literal and in the prose's arithmetic:
 a unit must not turn a named value into free digits. So is a number followed by ``\pm`` and
-its margin (``\hat{p} = 0.5 \pm 0.088`` names 0.5; the margin's decimals are free).
+its margin (``\hat{p} = 0.5 \pm 0.088`` names 0.5; the margin's decimals are free), and one
+followed by an ellipsis (``0.9543\ldots``). Names and numbers listed in pairs,
+``\lambda_1, \lambda_2 = 3.6180, 1.3820``, are read as one equation a pair.
 
 A chain with at least one name and one literal gives one :class:`NamedValue` per literal, with
 all the names of the chain, in order, each once; its ``start`` is where the literal starts.
@@ -213,7 +217,7 @@ _PLUS_MINUS = frozenset(["\\pm", "±"])
 _BRACES = frozenset(["\\underbrace", "\\overbrace"])
 _TRANSPOSE_MARKS = frozenset(["T", "\\top", "\\intercal", "⊤"])
 _ELLIPSES = frozenset(["\\ldots", "\\dots", "\\cdots", "…"])
-#: Operator names a subscript may be (``\\lambda_{\\max}`` is ``lambda_max``).
+#: Operator names a subscript may be (``\lambda_{\max}`` is ``lambda_max``).
 _OPERATOR_NAMES = frozenset(["\\max", "\\min", "\\sup", "\\inf", "\\arg", "\\det", "\\exp",
                              "\\log", "\\ln"])
 _SCIENTIFIC_TIMES = frozenset(["\\times", "\\cdot"])
