@@ -48,9 +48,10 @@ around it and of braces around all of it, is
   subscript. The normal form joins base, decorations and subscript with ``_``, the subscript
   as written without braces or spaces: ``a_{1}``, ``a_1`` and ``\vec{a}_1`` → ``a_1``;
   ``O_{11}`` → ``O_11``; ``S_{ij}`` → ``S_ij``; ``X_{10,2}`` → ``X_10,2``; ``W_{\text{max}}``
-  and ``W_{\max}`` → ``W_max``; ``\hat{y}`` → ``y_hat``; ``\hat{y}_1`` and ``\hat{y_1}`` → ``y_hat_1``. A
-  superscript (``K^{\mathsf T}``, ``x^2``), two letters side by side (a product), a decimal
-  subscript or a bare ``_11`` (TeX subscripts only the ``1``) make it no name;
+  and ``W_{\max}`` → ``W_max``; ``\hat{y}`` → ``y_hat``; ``\hat{y}_1`` and ``\hat{y_1}`` →
+  ``y_hat_1``. A superscript (``K^{\mathsf T}``, ``x^2``), two letters side by side (a
+  product), a decimal subscript or a bare ``_11`` (TeX subscripts only the ``1``) make it no
+  name;
 * a **literal**: a number (with its sign; scientific; ``\infty``); a matrix environment whose
   cells are all numbers (rows at ``\\``, a last empty row ignored, cells at ``&``; shape
   ``(rows, columns)``); an ``array`` of numbers, alone or in brackets, likewise; or a tuple
