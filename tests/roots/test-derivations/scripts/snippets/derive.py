@@ -1,5 +1,6 @@
 """What the page derives by hand: a determinant, a column of weights, rows by name, a tiny
-probability, an entropy in bits and a table of logarithms."""
+probability, an entropy in bits, a table of logarithms, a gradient step, two eigenvalues and an
+estimate with its margin."""
 
 import numpy as np
 
@@ -19,3 +20,15 @@ print("H =", terms.sum())
 x = np.array([0.25, 0.5])
 print("x =", x)
 print("log2 =", np.log2(x))
+x0 = np.array([0.3, -0.3])
+print("x0 =", x0)
+print("g =", np.array([[3, 1], [1, 2]]) @ x0 + np.array([-1, 1]))
+eigenvalues = np.linalg.eigvalsh(np.array([[3.0, 1.0], [1.0, 2.0]]))
+print("lambda_1 =", eigenvalues[1])
+print("lambda_2 =", eigenvalues[0])
+print("lambda_max =", eigenvalues.max())
+print("p_hat =", 0.5)
+print("margin =", 0.088)
+print("rate =", 1.5)
+print("exponent_2 =", -1.5)
+print("p_zero =", np.exp(-1.5))
