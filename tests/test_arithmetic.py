@@ -129,7 +129,7 @@ def test_a_matrix_of_computations_is_checked_cell_by_cell() -> None:
     latex = f"{steps.format('3(0.3) + 1(0.3) - 1')} = {result}"
     [problem] = extract_math(latex).arithmetic
     assert problem.message == "the arithmetic does not hold: 3(0.3) + 1(0.3) - 1 is 0.2, not -0.4"
-    assert latex[problem.where :].startswith("-0.4")
+    assert latex[problem.where :].startswith("3(0.3) + 1(0.3)")  # where the computation is
     # a determinant is no matrix of values
     assert mismatches(r"\begin{vmatrix} 1 & 2 \\ 3 & 4 \end{vmatrix} = -2") == []
 

@@ -610,7 +610,7 @@ SLIPPED_THROUGH = {
          "printed 2.2500) (Logarithms) [verified.divergence]"]),
     "a cell of a matrix of computations": (
         "3(0.3) + 1(-0.3)", "3(0.3) + 1(0.3)",
-        ["index.md:44: ERROR: the arithmetic does not hold: 3(0.3) + 1(0.3) - 1 is 0.2, not -0.4 "
+        ["index.md:43: ERROR: the arithmetic does not hold: 3(0.3) + 1(0.3) - 1 is 0.2, not -0.4 "
          "(A gradient step) [verified.arithmetic]"]),
     "two eigenvalues listed in pairs": (
         "3.6180, 1.3820$", "1.3820, 3.6180$",

@@ -97,11 +97,11 @@ def check_chain(terms: Sequence[Sequence[Any]], relations: Sequence[str],
             continue
         side, numbers = literal
         other = left if side == 1 else right
-        texts = _texts(terms[1 - side + k], source, len(numbers))
-        for value, number, written in zip(other, numbers, texts, strict=True):
+        entries = _entries(terms[1 - side + k], source, len(numbers))
+        for value, number, (written, where) in zip(other, numbers, entries, strict=True):
             problem = _compare(value, number, named or relation in _ROUGH_RELATIONS, written)
             if problem is not None:
-                mismatches.append(Mismatch(number.start, problem))
+                mismatches.append(Mismatch(number.start if where is None else where, problem))
     return mismatches
 
 
@@ -154,7 +154,7 @@ def _compare_steps(first: Sequence[Any], second: Sequence[Any], left: list[Value
     """Two computations on either side of ``=`` or ``\\approx``: some values that round to
     their written digits must make them equal. Reported where the first one starts: the step
     after it is checked in turn against what follows it."""
-    start = next((item.start for item in _items(first) if hasattr(item, "start")), None)
+    start = _start(first)
     if start is None:
         return []
     for a, b in zip(left, right, strict=True):
@@ -167,7 +167,7 @@ def _compare_steps(first: Sequence[Any], second: Sequence[Any], left: list[Value
 
 def _undefined(term: Sequence[Any], reason: str, source: str) -> list[Mismatch]:
     """A side with no value, reported where it starts."""
-    start = next((item.start for item in _items(term) if hasattr(item, "start")), None)
+    start = _start(term)
     if start is None:
         return []
     return [Mismatch(start, f"the arithmetic does not hold: {_text(term, source)} {reason}")]
@@ -189,13 +189,22 @@ def _places(written: Decimal) -> int:
     return max(-exponent, 0) if isinstance(exponent, int) else 0  # ``inf`` shows none
 
 
-def _texts(term: Sequence[Any], source: str, count: int) -> list[str]:
-    """How each of a term's ``count`` entries is quoted: a matrix's cell by cell, any other
-    term's whole."""
+def _entries(term: Sequence[Any], source: str, count: int) -> list[tuple[str, int | None]]:
+    """How each of a computed term's ``count`` entries is quoted, and where one that does not
+    hold is reported (None: at the number it should equal).
+
+    A matrix is quoted cell by cell, and a cell is reported where its computation stands: its
+    result, on a line of its own, is checked against the snippet anyway (the matrix is a named
+    value or, unnamed, must equal a printed array), so the computation is what this adds.
+    """
     cells = _cells(_items(term))
     if cells is not None and len(cells) == count:
-        return [_text(cell, source) for cell in cells]
-    return [_text(term, source)] * count
+        return [(_text(cell, source), _start(cell)) for cell in cells]
+    return [(_text(term, source), None)] * count
+
+
+def _start(term: Sequence[Any]) -> int | None:
+    return next((item.start for item in _items(term) if hasattr(item, "start")), None)
 
 
 def _text(term: Sequence[Any], source: str) -> str:
