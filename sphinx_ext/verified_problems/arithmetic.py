@@ -74,13 +74,20 @@ class Mismatch:
 def check_chain(terms: Sequence[Sequence[Any]], relations: Sequence[str],
                 source: str, named: bool) -> list[Mismatch]:
     """Check each pair of neighbouring terms of a chain that are both arithmetic."""
-    values = [_evaluate_term(term) for term in terms]
+    values: dict[int, list[Value] | str | None] = {}
+
+    def evaluated(j: int) -> list[Value] | str | None:  # lazily: most terms are names
+        if j not in values:
+            values[j] = _evaluate_term(terms[j])
+        return values[j]
+
     mismatches: list[Mismatch] = []
     undefined: set[int] = set()
     for k, relation in enumerate(relations):
         if k + 1 >= len(terms) or relation not in _EXACT_RELATIONS | _ROUGH_RELATIONS:
             continue
-        left, right = values[k], values[k + 1]
+        left = evaluated(k)
+        right = evaluated(k + 1) if left is not None else None
         if left is None or right is None:
             continue
         if isinstance(left, str) or isinstance(right, str):

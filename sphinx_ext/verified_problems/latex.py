@@ -850,11 +850,15 @@ def _paired(equations: list[list[_Item]], by_comma: list[bool]) -> list[list[_It
         while (j + names < len(equations) - 1 and by_comma[j + names]
                and _name(_unwrap(equations[j + names])) is not None):
             names += 1
+        if not names:
+            result.append(equations[j])
+            j += 1
+            continue
         k = names + 1
         middle = equations[j + names]
         values = equations[j + k : j + 2 * k - 1]
         terms = _chain(middle)
-        if (names and len(terms) == 2 and len(_relations(middle)) == 1
+        if (len(terms) == 2 and len(_relations(middle)) == 1
                 and _name(_unwrap(terms[0])) is not None and _scalar(terms[1]) is not None
                 and len(values) == k - 1 and all(by_comma[j + names : j + 2 * k - 2])
                 and all(_scalar(value) is not None for value in values)):
