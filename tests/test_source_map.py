@@ -31,3 +31,15 @@ def test_a_sign_written_as_u2212_is_found() -> None:
 def test_the_cursor_moves_forward() -> None:
     cursor = Cursor(("0.5 and 0.5", "0.5"), 0)
     assert [cursor.find_number("0.5") for _ in range(4)] == [(0, 0), (0, 8), (1, 0), None]
+
+
+def test_digits_in_an_inline_code_span_are_not_the_prose_number() -> None:
+    # The fixer rewrites a number where it is found: never inside code.
+    lines = ("Check `ci[0] = 0.411`, then", "read the lower end, 0.411, again.")
+    assert Cursor(lines, 0).find_number("0.411") == (1, 20)
+    assert Cursor(("``a = `0.5` `` and 0.5",), 0).find_number("0.5") == (0, 19)
+    assert Cursor(("{unchecked}`0.5` and 0.5",), 0).find_number("0.5") == (0, 12)  # a role
+
+
+def test_a_sign_written_as_an_entity_is_found() -> None:
+    assert Cursor(("at &minus;1.6 from lam",), 0).find_number("-1.6") == (0, 3)

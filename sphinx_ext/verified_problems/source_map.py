@@ -41,16 +41,22 @@ class Cursor:
     def find_number(self, written: str) -> Position | None:
         """The next occurrence of a number as written, not inside a longer number.
 
-        A number with a sign may be written with U+2212; one without is not the digits of a
-        signed number (``2.0`` is not found in the ``-2.0`` of the row above it).
+        A number with a sign may be written with U+2212 or ``&minus;``; one without is not the
+        digits of a signed number (``2.0`` is not found in the ``-2.0`` of the row above it).
+        Digits in an inline code span are code, never the prose's number (an error about it
+        would name the code's line).
         """
         signed = written.startswith("-")
         digits = re.escape(written.removeprefix("-"))
-        pattern = re.compile(r"(?<![\d.])" + ("[-−]" if signed else "") + digits + r"(?![\d])")
+        sign = "(?:[-−]|&minus;)" if signed else ""
+        pattern = re.compile(r"(?<![\d.])" + sign + digits + r"(?![\d])")
         line, column = self.position
         for index in range(line, len(self.lines)):
             text = self.lines[index]
+            code = _code_spans(text)
             for match in pattern.finditer(text, column if index == line else 0):
+                if any(start <= match.start() < end for start, end in code):
+                    continue
                 if signed or not has_sign(text, match.start()):
                     self.position = (index, match.end())
                     return (index, match.start())
@@ -74,6 +80,27 @@ class Cursor:
                     break
             placed.append(found)
         return placed
+
+
+_BACKTICKS = re.compile(r"`+")
+
+
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    """The inline code spans of one line: a run of backticks to the next run of equal length,
+    unless a role's name stands before it (``{unchecked}`1.5` `` is prose)."""
+    spans: list[tuple[int, int]] = []
+    runs = list(_BACKTICKS.finditer(text))
+    k = 0
+    while k < len(runs):
+        closing = next((j for j in range(k + 1, len(runs))
+                        if len(runs[j].group()) == len(runs[k].group())), None)
+        if closing is None:
+            k += 1
+            continue
+        if not text[: runs[k].start()].endswith("}"):
+            spans.append((runs[k].start(), runs[closing].end()))
+        k = closing + 1
+    return spans
 
 
 def offset_to_position(
