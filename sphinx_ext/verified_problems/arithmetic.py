@@ -33,7 +33,19 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Context, Decimal, InvalidOperation
 from typing import Any
 
-from .latex import _MINUS, _Delim, _Env, _Group, _Num, _ragged, _rows, _Tok, without_unit
+from .latex import (
+    _MATRIX_ENVIRONMENTS,
+    _MINUS,
+    _Delim,
+    _Env,
+    _Group,
+    _Num,
+    _ragged,
+    _rows,
+    _starred,
+    _Tok,
+    without_unit,
+)
 
 _CONTEXT = Context(prec=60, Emax=10**6, Emin=-(10**6))
 _SKIP = frozenset(["\\,", "\\;", "\\:", "\\!", "\\ ", "~", "\\left", "\\right", "\\bigl",
@@ -47,7 +59,7 @@ _EXACT_RELATIONS = frozenset(["="])
 _ROUGH_RELATIONS = frozenset(["\\approx", "≈"])
 _LARGEST_EXPONENT = Decimal(10_000)
 #: Matrices whose cells are values (``vmatrix`` is a determinant, ``Vmatrix`` a norm).
-_MATRICES = frozenset(["matrix", "bmatrix", "pmatrix", "Bmatrix", "smallmatrix"])
+_MATRICES = _MATRIX_ENVIRONMENTS - _starred("vmatrix Vmatrix")
 
 
 class NotArithmetic(Exception):
@@ -228,22 +240,24 @@ def _evaluate_term(term: Sequence[Any]) -> list[Value] | str | None:
     """A term's value(s): one for a scalar expression, one per entry for a tuple; what makes
     it undefined (``divides by zero``), if it is arithmetic without a value; None if it is no
     arithmetic."""
-    items = _items(term)
     undefined: list[str] = []
-    cells = _cells(items)
     try:
-        if cells is not None:
-            values = [_Parser(_items(cell), undefined).whole() for cell in cells]
-            return undefined[0] if undefined else values
-        if len(items) == 1 and _is_delim(items[0]) and items[0].opener == "(":
-            parts = _split_commas(items[0].items)
-            if len(parts) > 1:
-                values = [_Parser(part, undefined).whole() for part in parts]
-                return undefined[0] if undefined else values
-        value = _Parser(items, undefined).whole()
+        values = [_Parser(part, undefined).whole() for part in _parts(_items(term))]
     except (NotArithmetic, InvalidOperation, ArithmeticError):
         return None
-    return undefined[0] if undefined else [value]
+    return undefined[0] if undefined else values
+
+
+def _parts(items: list[Any]) -> list[list[Any]]:
+    """What a term's entries are written as: a matrix's cells, a tuple's parts, or itself."""
+    cells = _cells(items)
+    if cells is not None:
+        return [_items(cell) for cell in cells]
+    if len(items) == 1 and _is_delim(items[0]) and items[0].opener == "(":
+        parts = _split_commas(items[0].items)
+        if len(parts) > 1:
+            return parts
+    return [items]
 
 
 class _Parser:
@@ -472,7 +486,7 @@ def _cells(items: Sequence[Any]) -> list[list[Any]] | None:
     """The cells, row by row, of a term that is one matrix of values; None for anything else."""
     if len(items) != 1 or not isinstance(items[0], _Env):
         return None
-    if items[0].name.rstrip("*") not in _MATRICES:
+    if items[0].name not in _MATRICES:
         return None
     rows = _rows(items[0])
     return None if _ragged(rows) is not None else [cell for row in rows for cell in row]

@@ -216,6 +216,7 @@ _SIGN_CONTEXT = (
 _MINUS = frozenset(["-", "−"])
 _PLUS_MINUS = frozenset(["\\pm", "±"])
 _BRACES = frozenset(["\\underbrace", "\\overbrace"])
+_BOXES = _BRACES | frozenset(["\\boxed"])
 _TRANSPOSE_MARKS = frozenset(["T", "\\top", "\\intercal", "⊤"])
 _ELLIPSES = frozenset(["\\ldots", "\\dots", "\\cdots", "…"])
 #: Operator names a subscript may be (``\lambda_{\max}`` is ``lambda_max``).
@@ -224,6 +225,7 @@ _OPERATOR_NAMES = frozenset(["\\max", "\\min", "\\sup", "\\inf", "\\arg", "\\det
 _SCIENTIFIC_TIMES = frozenset(["\\times", "\\cdot"])
 _DIMENSION = re.compile(r"[-+]?[0-9.]*(?:pt|em|ex|mm|cm|in|mu|bp|pc|dd|cc|sp)")
 _SCRIPTS = {"_": "subscripts", "^": "raises"}
+_SCRIPT_MARKS = frozenset(_SCRIPTS)
 _SUBSCRIPT_MARKS = frozenset([",", "+", "-"])
 _PUNCTUATION = frozenset([".", ",", ";", ":", "\\quad", "\\qquad"])
 
@@ -1328,13 +1330,10 @@ def _nested_blocks(items: Sequence[_Item]) -> Iterator[Sequence[_Item]]:
         i += 1
         if isinstance(item, _Env) and item.name not in _MATRIX_ENVIRONMENTS:
             yield item.items
-        elif _is(item, "\\boxed") and i < len(items) and isinstance(items[i], _Group):
-            yield _argument(items[i])
-            i += 1
-        elif _is(item, _BRACES) and i < len(items) and isinstance(items[i], _Group):
+        elif _is(item, _BOXES) and i < len(items) and isinstance(items[i], _Group):
             yield _argument(items[i])  # \underbrace{0.5 + 0.25}_{w = 0.75}: both are read
             i += 1
-            if (i + 1 < len(items) and _is(items[i], frozenset(_SCRIPTS))
+            if (_is(item, _BRACES) and i + 1 < len(items) and _is(items[i], _SCRIPT_MARKS)
                     and isinstance(items[i + 1], _Group)):
                 yield _argument(items[i + 1])
                 i += 2

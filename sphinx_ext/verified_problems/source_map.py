@@ -53,8 +53,9 @@ class Cursor:
         line, column = self.position
         for index in range(line, len(self.lines)):
             text = self.lines[index]
-            code = _code_spans(text)
+            code: list[tuple[int, int]] | None = None  # found only on a line with a match
             for match in pattern.finditer(text, column if index == line else 0):
+                code = _code_spans(text) if code is None else code
                 if any(start <= match.start() < end for start, end in code):
                     continue
                 if signed or not has_sign(text, match.start()):
@@ -97,7 +98,7 @@ def _code_spans(text: str) -> list[tuple[int, int]]:
         if closing is None:
             k += 1
             continue
-        if not text[: runs[k].start()].endswith("}"):
+        if text[runs[k].start() - 1 : runs[k].start()] != "}":
             spans.append((runs[k].start(), runs[closing].end()))
         k = closing + 1
     return spans
