@@ -44,7 +44,7 @@ sys.dont_write_bytecode = True  # nothing written into the repository, not even 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_book import VARIANTS, Book, write_books  # noqa: E402
-from verified_problems.snippets import STATS_PATTERN  # noqa: E402
+from verified_problems.sphinx_shell.snippets import STATS_PATTERN  # noqa: E402
 
 PHASES = ("cold", "noop", "edit")
 #: No-op builds per variant and round. One takes a second or two, so the machine's noise moves

@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from verified_problems.runner import Runner, SnippetRequest, worker_environment
+from verified_problems.engine import Runner, SnippetRequest, worker_environment
 
 SNIPPET = """\
 import numpy as np

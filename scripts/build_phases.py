@@ -106,8 +106,8 @@ def watch(timeline: Timeline) -> None:
 
 def skip_checks() -> None:
     """Give every page an empty report instead of checking it (a diagnostic, never a book)."""
-    from verified_problems import collector
-    from verified_problems.records import PageReport
+    from verified_problems.sphinx_shell import collector
+    from verified_problems.sphinx_shell.records import PageReport
 
     def unchecked(docname: str, doctree: Any, config: Any) -> PageReport:
         return PageReport(docname=docname, source=str(doctree.get("source", "")))
@@ -118,7 +118,7 @@ def skip_checks() -> None:
 def bare_blocks() -> None:
     """Render each check block as its caption and verdict line alone (a diagnostic)."""
     from docutils import nodes
-    from verified_problems import numeric_directive
+    from verified_problems.sphinx_shell import numeric_directive
 
     def bare(check: Any) -> list[nodes.Node]:
         return [nodes.paragraph(check[key], check[key]) for key in ("caption", "verdict")]

@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from sphinx.util.console import strip_escape_sequences
-from verified_problems.snippets import STATS_PATTERN
+from verified_problems.sphinx_shell.snippets import STATS_PATTERN
 
 PROJECT = Path(__file__).resolve().parent.parent
 KINDS = ("digit", "swap", "sign")

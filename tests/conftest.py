@@ -1,41 +1,24 @@
-"""Shared fixtures: real Sphinx builds of small test roots copied into a temporary folder."""
+"""Shared fixtures: real Sphinx builds of small test roots copied into a temporary folder.
+
+Helpers that tests import (paths, builds, reading HTML) are in ``support.py`` beside this file.
+"""
 
 from __future__ import annotations
 
-import os
-import re
-import shutil
-import subprocess
-import sys
 from collections.abc import Callable
-from dataclasses import dataclass
-from io import StringIO
 from pathlib import Path
-from typing import Any
 
 import pytest
-from bs4 import BeautifulSoup, Tag
-from sphinx.testing.util import SphinxTestApp
-from verified_problems.collector import pages
-from verified_problems.records import PageReport
 
-# Sphinx colours its output when CI=true (as CI sets it); the tests read messages as text.
-os.environ["NO_COLOR"] = "1"
+pytest.register_assert_rewrite("support")
 
-ROOTS = Path(__file__).parent / "roots"
-PROJECT = Path(__file__).parent.parent
+from support import ROOTS, copy_root_to  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def rootdir() -> Path:
     """Where sphinx.testing finds ``test-<name>`` roots."""
     return ROOTS
-
-
-def copy_root_to(name: str, target: Path) -> Path:
-    """A fresh copy of ``tests/roots/test-NAME`` at ``target``, for a test to build or edit."""
-    shutil.copytree(ROOTS / f"test-{name}", target)
-    return target
 
 
 @pytest.fixture
@@ -54,119 +37,3 @@ def build(make_app: Callable[..., object]) -> Callable[..., object]:
         return app
 
     return run
-
-
-def sphinx_build(
-    srcdir: Path, *extra: str, builder: str = "html"
-) -> subprocess.CompletedProcess[str]:
-    """Run the real ``sphinx-build`` command on a folder, as an author or CI would."""
-    doctrees = str(srcdir / "_build" / "doctrees")
-    command = [sys.executable, "-m", "sphinx", "-b", builder, "-d", doctrees,
-               *extra, str(srcdir), str(srcdir / "_build" / builder)]
-    return subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
-
-
-def soup(path: Path) -> BeautifulSoup:
-    """Parse a built HTML page."""
-    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
-
-
-def replace_in(path: Path, old: str, new: str, count: int = 1) -> None:
-    """Edit a file of a copied root, insisting that the text to change is there."""
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) >= count, f"{old!r} not in {path}"
-    path.write_text(text.replace(old, new, count), encoding="utf-8")
-
-
-# -- one build of a root, as the build and problem tests read it ----------------------------------
-
-_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
-
-
-def strip_escape_sequences(text: str) -> str:
-    """The text without terminal colours (the test app's streams may be coloured)."""
-    return _COLOUR.sub("", text)
-
-
-@dataclass
-class Build:
-    """One finished build: its exit status, what it printed, what it read and wrote."""
-
-    srcdir: Path
-    statuscode: int
-    status: str
-    warning: str
-    read: list[str]
-    written: list[str]
-    reports: dict[str, PageReport]
-    parallel_read: bool
-
-    def messages(self) -> list[str]:
-        """The warning stream's lines, each page path relative to the root (``<root>`` else)."""
-        return [_relative(line, self.srcdir) for line in self.warning.splitlines() if line]
-
-    def summary(self) -> str:
-        """The extension's one-line summary of the build (``verified: …``)."""
-        lines = [line for line in self.status.splitlines() if line.startswith("verified: ")]
-        assert lines, self.status
-        return lines[0]
-
-    def page(self, docname: str) -> BeautifulSoup:
-        """The built HTML of one page."""
-        return soup(self.srcdir / "_build" / "html" / f"{docname}.html")
-
-    def html(self, docname: str) -> str:
-        """The built HTML of one page as text, with the root's path taken out."""
-        text = (self.srcdir / "_build" / "html" / f"{docname}.html").read_text(encoding="utf-8")
-        return text.replace(str(self.srcdir), "<root>")
-
-
-def _relative(line: str, srcdir: Path) -> str:
-    for root in {str(srcdir.resolve()), str(srcdir)}:
-        if line.startswith(root + "/"):
-            line = line[len(root) + 1 :]
-        line = line.replace(root, "<root>")
-    return line
-
-
-def build_root(srcdir: Path, buildername: str = "html", **kwargs: Any) -> Build:
-    """Build a root with sphinx.testing's app, as ``sphinx-build`` would (no fresh env)."""
-    status, warning = StringIO(), StringIO()
-    app = SphinxTestApp(buildername, srcdir=srcdir, status=status, warning=warning, **kwargs)
-    read: list[str] = []
-    written: list[str] = []
-    app.connect("env-before-read-docs", lambda _app, _env, docnames: read.extend(docnames))
-    app.connect("doctree-resolved", lambda _app, _doctree, docname: written.append(docname))
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    return Build(
-        srcdir=srcdir,
-        statuscode=app.statuscode,
-        status=strip_escape_sequences(status.getvalue()),
-        warning=strip_escape_sequences(warning.getvalue()),
-        read=sorted(read),
-        written=sorted(written),
-        reports=dict(pages(app.env)),
-        parallel_read=app.parallel > 1 and app.is_parallel_allowed("read"),
-    )
-
-
-def no_traceback(result: Build) -> None:
-    """Whatever failed, the author sees messages, not a Python traceback."""
-    for stream in (result.status, result.warning):
-        assert "Traceback" not in stream
-        assert "Exception occurred" not in stream
-
-
-def rendered_check(result: Build, page: str) -> Tag:
-    """A page whose check failed, checked to be rendered around it; its check block."""
-    body = result.page(page).select_one("div.body")
-    assert body is not None
-    assert body.select_one("h1") is not None
-    assert body.select(".math"), "the prose math before the check"
-    assert body.select("p")[-1].get_text().startswith("After the check the page goes on: ")
-    check = body.select_one("div.verified-check")
-    assert check is not None
-    return check

@@ -1,0 +1,73 @@
+"""The pure core: a page's digits read, compared with a snippet's output, and judged.
+
+Nothing in this package imports Sphinx, docutils or MyST (a test keeps it so), so a pre-commit
+hook, a plugin for another documentation engine or a notebook can check digits with it as it
+is. Numbers stay the decimal strings that were written or printed, compared as
+:class:`decimal.Decimal`; a float never enters.
+
+One page, in four steps:
+
+1. :func:`read_transcript` reads what a snippet printed: its named quantities (``NAME =
+   VALUE``) and every number it printed.
+2. :func:`read_math` and :func:`read_text` read the prose: named values, free digits, exempt
+   numbers, malformed input and equations of written numbers that do not hold, each with its
+   offsets into the text read.
+3. :class:`Cursor` places those offsets on the lines of the author's file.
+4. :func:`verify` gives the verdict on a snippet's share of the page, one :class:`Verdict`
+   per number, by the comparison of :func:`compare` under a :class:`Policy`.
+
+Every function here takes an author's input as it is and reports what is wrong with it in its
+result (:class:`SourceProblem`, a failed :class:`Verdict`); none raises on it. The modules
+below this one are the implementation; what is not exported here may change.
+"""
+
+from __future__ import annotations
+
+from .digits import (
+    Comparison,
+    Policy,
+    PrintedPool,
+    Rounding,
+    Status,
+    compare,
+    places_for,
+    to_decimal,
+)
+from .latex import EXEMPT_MACRO, MacroDef
+from .prose import read_math, read_text
+from .source_map import Cursor, Position, offset_to_position, source_lines
+from .transcript import read_transcript
+from .values import Entry, NamedValue, ProseExtract, ProseNumber, SourceProblem, Transcript
+from .verify import Outcome, Placed, PlacedValue, Verdict, index_label, verify
+
+__all__ = [
+    "EXEMPT_MACRO",
+    "Comparison",
+    "Cursor",
+    "Entry",
+    "MacroDef",
+    "NamedValue",
+    "Outcome",
+    "Placed",
+    "PlacedValue",
+    "Policy",
+    "Position",
+    "PrintedPool",
+    "ProseExtract",
+    "ProseNumber",
+    "Rounding",
+    "SourceProblem",
+    "Status",
+    "Transcript",
+    "Verdict",
+    "compare",
+    "index_label",
+    "offset_to_position",
+    "places_for",
+    "read_math",
+    "read_text",
+    "read_transcript",
+    "source_lines",
+    "to_decimal",
+    "verify",
+]

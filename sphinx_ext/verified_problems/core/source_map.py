@@ -1,0 +1,116 @@
+"""Where a number stands in the author's file: exact line and column from doctree text.
+
+Docutils keeps only the line where a block starts (MyST gives a ``$$`` block the line of its
+opening fence). The check needs the line of the digit itself, and the fix command its column,
+so each piece of prose is found again in the source text, moving forward from its block's line.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from .text import has_sign
+
+Position = tuple[int, int]  # 0-based line index, 0-based column
+
+
+@lru_cache(maxsize=256)
+def _read_lines(path: str, mtime_ns: int) -> tuple[str, ...]:
+    # Lines as MyST counts them: at "\n" only (str.splitlines also breaks at U+2028, U+0085 …).
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    return tuple(line.removesuffix("\r") for line in text.split("\n"))
+
+
+def source_lines(path: str) -> tuple[str, ...]:
+    """The lines of a source file (cached while the file is unchanged)."""
+    try:
+        return _read_lines(path, Path(path).stat().st_mtime_ns)
+    except OSError:
+        return ()
+
+
+class Cursor:
+    """A reading position in one source file that only moves forward."""
+
+    def __init__(self, lines: tuple[str, ...], start_line: int) -> None:
+        self.lines = lines
+        self.position: Position = (max(start_line, 0), 0)
+
+    def find_number(self, written: str) -> Position | None:
+        """The next occurrence of a number as written, not inside a longer number.
+
+        A number with a sign may be written with U+2212 or ``&minus;``; one without is not the
+        digits of a signed number (``2.0`` is not found in the ``-2.0`` of the row above it).
+        Digits in an inline code span are code, never the prose's number (an error about it
+        would name the code's line).
+        """
+        signed = written.startswith("-")
+        digits = re.escape(written.removeprefix("-"))
+        sign = "(?:[-−]|&minus;)" if signed else ""
+        pattern = re.compile(r"(?<![\d.])" + sign + digits + r"(?![\d])")
+        line, column = self.position
+        for index in range(line, len(self.lines)):
+            text = self.lines[index]
+            code: list[tuple[int, int]] | None = None  # found only on a line with a match
+            for match in pattern.finditer(text, column if index == line else 0):
+                code = _code_spans(text) if code is None else code
+                if any(start <= match.start() < end for start, end in code):
+                    continue
+                if signed or not has_sign(text, match.start()):
+                    self.position = (index, match.end())
+                    return (index, match.start())
+        return None
+
+    def place_block(self, content: str) -> list[Position | None]:
+        """For each line of ``content`` (verbatim LaTeX), where its first character stands."""
+        placed: list[Position | None] = []
+        for raw in content.split("\n"):
+            stripped = raw.strip()
+            if not stripped:
+                placed.append(None)
+                continue
+            line, column = self.position
+            found = None
+            for index in range(line, len(self.lines)):
+                at = self.lines[index].find(stripped, column if index == line else 0)
+                if at >= 0:
+                    found = (index, at - (len(raw) - len(raw.lstrip())))
+                    self.position = (index, at + len(stripped))
+                    break
+            placed.append(found)
+        return placed
+
+
+_BACKTICKS = re.compile(r"`+")
+
+
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    """The inline code spans of one line: a run of backticks to the next run of equal length,
+    unless a role's name stands before it (``{unchecked}`1.5` `` is prose)."""
+    spans: list[tuple[int, int]] = []
+    runs = list(_BACKTICKS.finditer(text))
+    k = 0
+    while k < len(runs):
+        closing = next((j for j in range(k + 1, len(runs))
+                        if len(runs[j].group()) == len(runs[k].group())), None)
+        if closing is None:
+            k += 1
+            continue
+        if text[runs[k].start() - 1 : runs[k].start()] != "}":
+            spans.append((runs[k].start(), runs[closing].end()))
+        k = closing + 1
+    return spans
+
+
+def offset_to_position(
+    content: str, placed: list[Position | None], offset: int
+) -> Position | None:
+    """Map an offset in verbatim content to the source position of that character."""
+    line_no = content.count("\n", 0, offset)
+    line_start = content.rfind("\n", 0, offset) + 1
+    base = placed[line_no] if line_no < len(placed) else None
+    if base is None:
+        return None
+    return (base[0], base[1] + offset - line_start)

@@ -1,0 +1,386 @@
+"""Snippet output → :class:`~.values.Transcript`: the printed quantities, and every number printed.
+
+A snippet prints each checked quantity as ``NAME = VALUE`` (DESIGN.md section 2). This module
+reads those entries without ever turning a digit into a float: values stay the decimal strings
+that were printed, so :mod:`.digits` compares exactly what the reader sees.
+
+An entry is a line ``NAME = VALUE`` (leading spaces allowed, ``NAME`` a Python-like identifier)
+whose VALUE, up to the end of the line (or, when brackets are still open, up to the line that
+closes them), is nothing but one numeric value:
+
+* a number: ``3``, ``-0.``, ``0.4011``, ``.5``, ``1.2e-05``, ``nan``, ``inf``, ``-inf``
+  (a ``+`` sign, as numpy's ``sign='+'`` prints it, is dropped from the value);
+* a wrapped scalar: ``np.float64(0.4011)``, ``numpy.int64(3)``, ``np.longdouble('0.1')``,
+  ``Decimal('0.1')``;
+* a list or tuple, nested, with or without commas (numpy's ``str`` form), of any of these;
+* ``array(...)`` / ``matrix(...)`` (``np.``/``numpy.`` prefix allowed) around such a value,
+  with optional ``dtype=...`` and ``shape=(...)`` arguments; ``shape=`` gives the shape of an
+  empty array.
+
+``NAME =`` with nothing after it, followed by a line that opens a bracket (``print("A =\\n", A)``)
+is an entry whose value starts on that next line.
+
+Everything else is free text. Its numbers are still collected into ``Transcript.numbers``:
+a run of digits with an optional decimal point and exponent, or ``nan``/``inf``, that is not
+glued to a letter, digit, ``_`` or ``.`` on either side (so ``x2``, ``float64``, ``1st``,
+``0x1F`` and the parts of a version ``1.2.3`` are not numbers). A ``-`` directly before a
+number is its sign, unless it directly follows a letter, digit, ``_``, ``.``, ``)`` or ``]``:
+there it is a subtraction or a dash, so ``2024-05-01`` gives ``2024``, ``05``, ``01`` and
+``f(x)-1`` gives ``1``. Thousands separators split a number (``1,000`` → ``1``, ``000``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .values import Entry, SourceProblem, Transcript
+
+__all__ = ["read_transcript"]
+
+_UNSIGNED = r"(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|nan|inf)"
+
+_ENTRY_HEAD = re.compile(r"\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)\s*(?P<rest>.*)")
+
+_FREE_NUMBER = re.compile(
+    rf"(?:(?<![A-Za-z0-9_.)\]])(?P<sign>[+-]))?(?<![A-Za-z0-9_.])(?P<number>{_UNSIGNED})"
+    r"(?![A-Za-z0-9_]|\.[0-9])"
+)
+
+# The tokens a numeric value is made of; anything else makes the value free text.
+_TOKEN = re.compile(
+    r"""
+      (?P<space>\s+)
+    | (?P<call>(?:(?:np|numpy)\.)?(?:array|matrix)\()
+    | (?P<wrap>(?:(?:np|numpy)\.[A-Za-z_][A-Za-z0-9_]*|Decimal)\()
+    | (?P<dtype>dtype=(?:(?:(?:np|numpy)\.)?[A-Za-z_][A-Za-z0-9_]*|'[^'\n]*'|"[^"\n]*"))
+    | (?P<shape>shape=)
+    | (?P<ellipsis>\.\.\.)
+    | (?P<quoted>'[^'\n]*'|"[^"\n]*")
+    | (?P<number>[+-]?"""
+    + _UNSIGNED
+    + r""")
+    | (?P<open>[\[(])
+    | (?P<close>[\])])
+    | (?P<comma>,)
+    """,
+    re.VERBOSE,
+)
+
+_MAX_DEPTH = 64  # numpy arrays have at most 64 dimensions; deeper nesting is not a value
+
+
+@dataclass(frozen=True)
+class _Token:
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True)
+class _Seq:
+    """A bracketed sequence; ``shape`` is the declared ``shape=`` of an ``array(...)``."""
+
+    items: tuple[_Node, ...]
+    shape: tuple[int, ...] | None = None
+
+
+_Node = str | _Seq | None  # a number's text, a sequence, or None for numpy's "..."
+
+
+class _NotAValue(Exception):
+    """The text is not one numeric value: the line is free text."""
+
+
+class _Ragged(Exception):
+    """A nested sequence whose rows differ in length, or mix numbers and rows."""
+
+    def __init__(self, lengths: tuple[int, ...] | None) -> None:
+        super().__init__(lengths)
+        self.lengths = lengths
+
+
+def read_transcript(text: str) -> Transcript:
+    """Read a snippet's stdout into its named entries, every printed number, and its problems.
+
+    This is the only reading of snippet output: what it does not recognise as an entry is free
+    text, whose numbers still count as printed (a free digit in the prose may quote them).
+    """
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    transcript = Transcript()
+    numbers: list[str] = []
+    index = 0
+    while index < len(lines):
+        index = _read_line(lines, index, transcript, numbers)
+    transcript.numbers = tuple(numbers)
+    return transcript
+
+
+def _read_line(lines: list[str], index: int, transcript: Transcript, numbers: list[str]) -> int:
+    """Read the entry or free-text line at ``index``; return the index of the next line."""
+    head = _ENTRY_HEAD.fullmatch(lines[index])
+    chunk = _value_lines(lines, index, head["rest"]) if head else None
+    if head is None or chunk is None:
+        numbers.extend(_free_numbers(lines[index]))
+        return index + 1
+    name, line = head["name"], index + 1
+    end, value = chunk
+    if end is None:
+        transcript.problems.append(SourceProblem(line, _unclosed_message(name, line)))
+        numbers.extend(_free_numbers(lines[index]))
+        return index + 1
+    try:
+        entry = _entry(name, line, value)
+    except _NotAValue:
+        numbers.extend(_free_numbers(lines[index]))
+        return index + 1
+    except _Problem as problem:
+        transcript.problems.append(SourceProblem(line, problem.message))
+        for free_line in lines[index:end]:
+            numbers.extend(_free_numbers(free_line))
+        return end
+    numbers.extend(entry.values)
+    _record(transcript, entry)
+    return end
+
+
+def _value_lines(lines: list[str], index: int, rest: str) -> tuple[int | None, str] | None:
+    """The text of the value that starts after ``NAME =`` on line ``index``.
+
+    Returns ``(end, text)`` with ``end`` the index of the line after the value (``None`` when
+    its brackets never close), or ``None`` when the line cannot start a value at all.
+    """
+    start = index
+    if not rest.strip() and index + 1 < len(lines) and _opens_value(lines[index + 1]):
+        start, rest = index + 1, lines[index + 1]
+    if _tokens_or_none(rest) is None:
+        return None
+    parts = [rest]
+    depth = _depth(rest)
+    end = start + 1
+    while depth > 0:
+        if end == len(lines):
+            return None, ""
+        parts.append(lines[end])
+        depth += _depth(lines[end])
+        end += 1
+    return end, "\n".join(parts)
+
+
+def _opens_value(line: str) -> bool:
+    tokens = _tokens_or_none(line)
+    return tokens is not None and len(tokens) > 0 and tokens[0].kind in {"open", "call"}
+
+
+def _depth(text: str) -> int:
+    return text.count("[") + text.count("(") - text.count("]") - text.count(")")
+
+
+def _record(transcript: Transcript, entry: Entry) -> None:
+    first = transcript.entries.get(entry.name)
+    if first is None:
+        transcript.entries[entry.name] = entry
+        return
+    message = (
+        f"{entry.name} is printed twice, on lines {first.line} and {entry.line}, and only the "
+        "first is checked: print each quantity once or give the two distinct names."
+    )
+    transcript.problems.append(SourceProblem(entry.line, message))
+
+
+class _Problem(Exception):
+    """A value that is meant as an entry but cannot be checked; ``message`` is for the author."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _entry(name: str, line: int, text: str) -> Entry:
+    tokens = _tokens_or_none(text)
+    if tokens is None:
+        raise _NotAValue(text)
+    node = _Parser(tokens).value()
+    if _has_ellipsis(node):
+        raise _Problem(_summarised_message(name, line))
+    try:
+        shape = _shape(node)
+    except _Ragged as ragged:
+        raise _Problem(_ragged_message(name, line, ragged.lengths)) from None
+    return Entry(name=name, shape=shape, values=tuple(_flatten(node)), line=line)
+
+
+# --- tokens and the recursive descent -------------------------------------------------------
+
+
+def _tokens_or_none(text: str) -> list[_Token] | None:
+    """The tokens of ``text`` (spaces dropped), or ``None`` if any part of it is not a token."""
+    tokens: list[_Token] = []
+    position = 0
+    while position < len(text):
+        match = _TOKEN.match(text, position)
+        if match is None or match.lastgroup is None:
+            return None
+        if match.lastgroup != "space":
+            tokens.append(_Token(match.lastgroup, match.group()))
+        position = match.end()
+    return tokens
+
+
+class _Parser:
+    """A recursive descent over the tokens of one value; raises :class:`_NotAValue`."""
+
+    def __init__(self, tokens: list[_Token]) -> None:
+        self._tokens = tokens
+        self._position = 0
+
+    def value(self) -> _Node:
+        node = self._element(0)
+        if self._peek() is not None:
+            raise _NotAValue("text after the value")
+        return node
+
+    def _peek(self) -> _Token | None:
+        if self._position < len(self._tokens):
+            return self._tokens[self._position]
+        return None
+
+    def _take(self, *kinds: str) -> _Token:
+        token = self._peek()
+        if token is None or token.kind not in kinds:
+            raise _NotAValue(f"expected {' or '.join(kinds)}")
+        self._position += 1
+        return token
+
+    def _element(self, depth: int) -> _Node:
+        if depth > _MAX_DEPTH:
+            raise _NotAValue("nested too deep")
+        token = self._take("number", "wrap", "call", "open", "ellipsis")
+        if token.kind == "number":
+            return _number_text(token.text)
+        if token.kind == "wrap":
+            return self._wrapped()
+        if token.kind == "call":
+            return self._call(depth)
+        if token.kind == "ellipsis":
+            return None
+        return _Seq(self._items(depth, "]" if token.text == "[" else ")"))
+
+    def _wrapped(self) -> str:
+        token = self._take("number", "quoted")
+        if self._take("close").text != ")":
+            raise _NotAValue("mismatched brackets")
+        text = token.text.strip("'\"") if token.kind == "quoted" else token.text
+        if re.fullmatch(rf"[+-]?{_UNSIGNED}", text) is None:
+            raise _NotAValue("a wrapped value that is not a number")
+        return _number_text(text)
+
+    def _items(self, depth: int, closer: str) -> tuple[_Node, ...]:
+        items: list[_Node] = []
+        while (token := self._peek()) is not None and token.kind != "close":
+            items.append(self._element(depth + 1))
+            if (after := self._peek()) is not None and after.kind == "comma":
+                self._position += 1
+        if self._take("close").text != closer:
+            raise _NotAValue("mismatched brackets")
+        return tuple(items)
+
+    def _call(self, depth: int) -> _Node:
+        node = self._element(depth + 1)
+        shape: tuple[int, ...] | None = None
+        while self._take("comma", "close").kind == "comma":
+            if self._take("dtype", "shape").kind == "shape":
+                shape = self._shape_argument()
+        if self._tokens[self._position - 1].text != ")":
+            raise _NotAValue("mismatched brackets")
+        if isinstance(node, _Seq) and shape is not None:
+            return _Seq(node.items, shape)
+        return node
+
+    def _shape_argument(self) -> tuple[int, ...]:
+        if self._take("open").text != "(":
+            raise _NotAValue("a shape that is not a tuple")
+        dimensions = self._items(0, ")")
+        if not all(isinstance(size, str) and size.isdigit() for size in dimensions):
+            raise _NotAValue("a shape that is not whole numbers")
+        return tuple(int(str(size)) for size in dimensions)
+
+
+def _number_text(text: str) -> str:
+    return text.removeprefix("+")
+
+
+# --- shape and values ----------------------------------------------------------------------
+
+
+def _has_ellipsis(node: _Node) -> bool:
+    if node is None:
+        return True
+    return isinstance(node, _Seq) and any(_has_ellipsis(item) for item in node.items)
+
+
+def _shape(node: _Node) -> tuple[int, ...]:
+    """The rectangular shape of ``node``; raises :class:`_Ragged` if it has none."""
+    if not isinstance(node, _Seq):
+        return ()
+    if not node.items:
+        return node.shape if node.shape is not None else (0,)
+    shapes = [_shape(item) for item in node.items]
+    if any(shape != shapes[0] for shape in shapes):
+        raise _Ragged(_differing_lengths(shapes))
+    return (len(node.items), *shapes[0])
+
+
+def _differing_lengths(shapes: list[tuple[int, ...]]) -> tuple[int, ...] | None:
+    """The lengths at the first axis where ``shapes`` differ; ``None`` if numbers mix with rows."""
+    if any(len(shape) != len(shapes[0]) for shape in shapes):
+        return None
+    axis = next(i for i in range(len(shapes[0])) if len({s[i] for s in shapes}) > 1)
+    return tuple(shape[axis] for shape in shapes)
+
+
+def _flatten(node: _Node) -> Iterator[str]:
+    if isinstance(node, _Seq):
+        for item in node.items:
+            yield from _flatten(item)
+    elif node is not None:
+        yield node
+
+
+def _free_numbers(line: str) -> list[str]:
+    """Every number in a line of free text, signed where a minus sign is its sign."""
+    return [
+        ("-" if match["sign"] == "-" else "") + match["number"]
+        for match in _FREE_NUMBER.finditer(line)
+    ]
+
+
+# --- messages for the author ---------------------------------------------------------------
+
+
+def _unclosed_message(name: str, line: int) -> str:
+    return (
+        f"The brackets of {name}, opened on line {line} of the output, never close before the "
+        "output ends, so its value cannot be read: print the whole value."
+    )
+
+
+def _summarised_message(name: str, line: int) -> str:
+    return (
+        f"{name} on line {line} of the output is shortened with '...', so its hidden digits "
+        "cannot be checked: raise numpy's print threshold in the snippet, e.g. "
+        "np.set_printoptions(threshold=sys.maxsize)."
+    )
+
+
+def _ragged_message(name: str, line: int, lengths: tuple[int, ...] | None) -> str:
+    if lengths is None:
+        return (
+            f"{name} on line {line} of the output mixes single numbers with rows of numbers, "
+            "so it is not a table: print it as a table or as separate quantities."
+        )
+    shown = ", ".join(str(length) for length in lengths)
+    return (
+        f"The rows of {name} on line {line} of the output have different lengths ({shown}), "
+        "so it is not a table: print rows of equal length or each row under its own name."
+    )

@@ -1,0 +1,41 @@
+"""The engine: snippets run outside the Sphinx process, confined, limited, parallel and cached.
+
+:class:`Runner` keeps one small fork server (:mod:`.worker`, a script with numpy preloaded)
+that forks a child per snippet; :class:`RunningBatch` moves a batch of runs along while pages
+are read. Successful results go into a content-addressed :class:`ResultCache`, so an unchanged
+book runs no snippet. Nothing here imports Sphinx: a build, a benchmark or another tool asks
+for :class:`SnippetResult` objects with :class:`SnippetRequest` objects.
+"""
+
+from __future__ import annotations
+
+from .cache import CACHE_FORMAT, ResultCache, environment_fingerprint, snippet_key
+from .runner import (
+    Failure,
+    Limits,
+    Runner,
+    RunningBatch,
+    RunStats,
+    SnippetRequest,
+    SnippetResult,
+    WorkerDied,
+    worker_environment,
+)
+from .worker import text_digest
+
+__all__ = [
+    "CACHE_FORMAT",
+    "Failure",
+    "Limits",
+    "ResultCache",
+    "RunStats",
+    "Runner",
+    "RunningBatch",
+    "SnippetRequest",
+    "SnippetResult",
+    "WorkerDied",
+    "environment_fingerprint",
+    "snippet_key",
+    "text_digest",
+    "worker_environment",
+]

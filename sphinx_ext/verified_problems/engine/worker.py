@@ -1,0 +1,790 @@
+"""A small fork server that runs snippets: started once, with numpy already imported.
+
+Run as ``python -s -P worker.py --jobs N --root DIR`` with a clean environment. It imports
+nothing from the package (it is a script; ``-P`` keeps its own folder, whose ``numbers.py``
+would shadow the standard library's, off ``sys.path``), preloads numpy if it can, and serves
+requests as JSON lines on stdin, one reply line per event on stdout:
+
+- request: ``{"id", "path", "snippet_dir", "timeout", "max_output", "max_memory_mb"}``;
+- replies: ``{"event": "ready"}`` once, ``{"event": "started", "id", "pid"}`` when a snippet's
+  process exists (so the caller can kill its group should this server die), and
+  ``{"event": "done", "id", "stdout", "failure", "message", "crash_file", "snippet_line",
+  "seconds", "modules"}``.
+
+Why a fork server: importing numpy is nearly all the cost of running a snippet in a fresh
+interpreter; a child forked from a small process that already imported it starts in a few
+milliseconds. The loop is single-threaded (forking from a threaded process is unsafe): it
+waits on stdin and on one pidfd per running child, with deadlines for the timeouts.
+End of input stops the server: every running snippet's process group is killed first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import contextlib
+import ctypes
+import errno
+import gc
+import hashlib
+import io
+import json
+import os
+import resource
+import runpy
+import select
+import shutil
+import signal
+import sys
+import tempfile
+import time
+import traceback
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn
+
+#: Failure names; the caller's ``Failure`` enum has the same values.
+CRASH, TIMEOUT, EMPTY, UNDECODABLE = "crash", "timeout", "empty", "undecodable"
+OUTPUT_LIMIT, MEMORY, ORPHAN = "output-limit", "memory", "orphan"
+
+_READ_CHUNK = 1 << 16
+_ORPHAN_GRACE = 2.0  # seconds to wait for killed leftovers to disappear
+_MEMORY_WORDS = ("MemoryError", "Cannot allocate memory", "out of memory", "bad_alloc")
+_PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
+_STDIN_HINT = (
+    " (the snippet read standard input, which is empty at build time: write the values into "
+    "the snippet, or read them from a data file)"
+)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One request: which snippet to run and within which limits."""
+
+    id: int
+    path: str
+    snippet_dir: str
+    timeout: float
+    max_output: int
+    max_memory_mb: int
+    lexer: dict[str, Any] | None = None  # Pygments options: also return the script's tokens
+
+    @classmethod
+    def parse(cls, data: dict[str, Any]) -> Job:
+        """The job a request asks for (fields are checked by their types)."""
+        return cls(
+            id=int(data["id"]),
+            path=str(data["path"]),
+            snippet_dir=str(data["snippet_dir"]),
+            timeout=float(data["timeout"]),
+            max_output=int(data["max_output"]),
+            max_memory_mb=int(data["max_memory_mb"]),
+            lexer=data["lexer"] if isinstance(data.get("lexer"), dict) else None,
+        )
+
+
+@dataclass
+class Running:
+    """A forked child and what the server needs to finish it."""
+
+    job: Job
+    pid: int
+    pidfd: int
+    folder: Path
+    started: float
+    deadline: float
+    timed_out: bool = False
+    tokens: str | None = None
+
+
+# ---------------------------------------------------------------------------------------------
+# The child: everything below runs in the forked process, which always ends in os._exit.
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _real(path: str) -> str:
+    return os.path.realpath(path)
+
+
+def child_main(
+    job: Job, folder: Path, inherited: list[int], before: frozenset[str]
+) -> NoReturn:
+    """Run one snippet in this fresh fork and exit with its status; never returns.
+
+    ``before`` names the modules imported when the server forked: any other module is one
+    the snippet imported.
+    """
+    status = 70
+    try:
+        status = _child_run(job, folder, inherited, before)
+    except BaseException:  # the server's own fault; stderr says what
+        with contextlib.suppress(BaseException):
+            traceback.print_exc()
+            sys.stderr.flush()
+    finally:
+        os._exit(status)
+
+
+def _child_run(job: Job, folder: Path, inherited: list[int], before: frozenset[str]) -> int:
+    os.setsid()
+    become_subreaper()  # a descendant that leaves the session is still adopted, and found
+    for fd in inherited:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # Python ignores it; a big print must stop
+    _redirect(folder)
+    os.chdir(folder / "cwd")
+    _limit(resource.RLIMIT_FSIZE, job.max_output)
+    _limit(resource.RLIMIT_AS, job.max_memory_mb * 1024 * 1024)
+    sys.argv = [job.path]
+    sys.path.insert(0, str(Path(job.path).parent))
+    side = _execute(job)
+    with contextlib.suppress(ValueError):  # a snippet may have closed them
+        sys.stdout.flush()  # may raise SIGXFSZ: the parent sees the signal
+        sys.stderr.flush()
+    side["modules"] = _local_modules(before, job)
+    if kill_children():
+        side["orphan"] = True
+    if side != {"status": 0, "modules": []}:  # no side file says just that, and is faster
+        _write_side(folder, side)
+    return int(side["status"])
+
+
+def _redirect(folder: Path) -> None:
+    """stdin from /dev/null; stdout and stderr to files (never pipes: no deadlock)."""
+    targets = (
+        (0, os.devnull, os.O_RDONLY),
+        (1, str(folder / "stdout"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
+        (2, str(folder / "stderr"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
+    )
+    for target, name, flags in targets:
+        fd = os.open(name, flags, 0o600)
+        os.dup2(fd, target)
+        os.close(fd)
+    out_errors = sys.stdout.errors if sys.stdout is not None else "strict"
+    streams = {
+        "stdin": io.TextIOWrapper(io.BufferedReader(_Stdin(0, closefd=False)), encoding="utf-8"),
+        "stdout": open(1, "w", encoding="utf-8", errors=out_errors, closefd=False),  # noqa: SIM115
+        "stderr": open(  # noqa: SIM115
+            2, "w", encoding="utf-8", errors="backslashreplace", closefd=False
+        ),
+    }
+    for name, stream in streams.items():  # fresh objects: nothing buffered by the server
+        setattr(sys, name, stream)
+        setattr(sys, f"__{name}__", stream)
+
+
+class _Stdin(io.FileIO):
+    """Standard input (``/dev/null``) that remembers being read, to explain a crash after it.
+
+    Every read through ``sys.stdin`` (``input()``, ``read``, iteration, ``.buffer``) ends here.
+    """
+
+    was_read = False
+
+    def readinto(self, buffer: Any, /) -> int:
+        _Stdin.was_read = True
+        return super().readinto(buffer)
+
+    def read(self, size: int | None = -1, /) -> bytes:
+        _Stdin.was_read = True
+        return super().read(size)
+
+    def readall(self) -> bytes:
+        _Stdin.was_read = True
+        return super().readall()
+
+
+def _limit(which: int, value: int) -> None:
+    _soft, hard = resource.getrlimit(which)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    resource.setrlimit(which, (value, hard))
+
+
+def _execute(job: Job) -> dict[str, Any]:
+    """Run the snippet as ``__main__``; the side record says how it ended."""
+    atexit._clear()
+    record: dict[str, Any] = {"status": 0}
+    try:
+        runpy.run_path(job.path, run_name="__main__")
+    except SystemExit as stop:
+        record = _exit_record(stop, job)
+    except BaseException as error:  # the snippet's own failure, reported
+        _print_traceback(error, job.path)
+        record = _crash_record(error, job, _exception_line(error))
+    _finalize()
+    if record["status"] != 0 and _Stdin.was_read:
+        record["message"] += _STDIN_HINT
+    return record
+
+
+def _finalize() -> None:
+    """What the interpreter does at exit: wait for non-daemon threads, run atexit handlers."""
+    threading = sys.modules.get("threading")
+    shutdown = getattr(threading, "_shutdown", None)
+    if shutdown is not None:
+        with contextlib.suppress(BaseException):
+            shutdown()
+    atexit._run_exitfuncs()  # errors are printed, not raised
+
+
+def _exit_record(stop: SystemExit, job: Job) -> dict[str, Any]:
+    code = stop.code
+    if code is None or code == 0:
+        return {"status": 0}
+    if isinstance(code, int):
+        return _crash_record(stop, job, f"the snippet called sys.exit({code})", status=code)
+    print(code, file=sys.stderr)
+    return _crash_record(stop, job, f"the snippet called sys.exit({code!r})")
+
+
+def _crash_record(error: BaseException, job: Job, message: str, status: int = 1) -> dict[str, Any]:
+    crash_file, line = _last_local_frame(error, _real(job.snippet_dir))
+    return {
+        "status": status & 0xFF or 1,
+        "message": message,
+        "crash_file": crash_file,
+        "snippet_line": line,
+        "memory": isinstance(error, MemoryError),
+        "too_big": isinstance(error, OSError) and error.errno == errno.EFBIG,
+    }
+
+
+def _exception_line(error: BaseException) -> str:
+    """``ZeroDivisionError: division by zero``: the line a traceback ends with."""
+    text = "".join(traceback.format_exception_only(type(error), error))
+    lines = [line for line in text.splitlines() if line and not line[0].isspace()]
+    return lines[0] if lines else type(error).__name__
+
+
+def _last_local_frame(error: BaseException, snippet_dir: str) -> tuple[str | None, int | None]:
+    """File and line of the innermost traceback frame inside the snippet folder."""
+    if isinstance(error, SyntaxError) and error.filename and error.lineno:
+        where = _real(error.filename)
+        if _inside(where, snippet_dir):
+            return where, error.lineno
+    found: tuple[str | None, int | None] = (None, None)
+    for frame in traceback.extract_tb(error.__traceback__):
+        where = _real(frame.filename)
+        if _inside(where, snippet_dir):
+            found = (where, frame.lineno)
+    return found
+
+
+def _print_traceback(error: BaseException, path: str) -> None:
+    """The traceback as ``python snippet.py`` prints it: the server's frames left out."""
+    tb = error.__traceback__
+    target = _real(path)
+    while tb is not None and _real(tb.tb_frame.f_code.co_filename) != target:
+        tb = tb.tb_next
+    traceback.print_exception(type(error), error, tb, file=sys.stderr)
+
+
+def _local_modules(before: frozenset[str], job: Job) -> list[str]:
+    """Files of the modules the snippet imported from inside the snippet folder.
+
+    Only the new names are looked up: touching every module object would copy its memory
+    page from the server (copy-on-write), which is most of what a fork costs.
+    """
+    folder, own = _real(job.snippet_dir), _real(job.path)
+    found = set()
+    for name in [name for name in sys.modules if name not in before]:
+        where = getattr(sys.modules.get(name), "__file__", None)
+        if not isinstance(where, str):
+            continue
+        where = _real(where)
+        if _inside(where, folder) and where != own:
+            found.add(where)
+    return sorted(found)
+
+
+def _write_side(folder: Path, side: dict[str, Any]) -> None:
+    fd = os.open(folder / "side.json", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, json.dumps(side).encode())
+    finally:
+        os.close(fd)
+
+
+# ---------------------------------------------------------------------------------------------
+# The server: reading what happened to a child and telling the caller.
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether a process group still has a member that is not a zombie."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    processes = (entry for entry in Path("/proc").iterdir() if entry.name.isdigit())
+    return any(_live_member(entry, pgid) for entry in processes)
+
+
+def _live_member(entry: Path, pgid: int) -> bool:
+    try:
+        fields = (entry / "stat").read_bytes().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return False
+    return int(fields[2]) == pgid and fields[0] not in (b"Z", b"X")
+
+
+def _kill_group(pgid: int) -> bool:
+    """Kill whatever is left in the group; True if something was alive. Waits briefly."""
+    if not _group_alive(pgid):
+        return False
+    deadline = time.monotonic() + _ORPHAN_GRACE
+    while True:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pgid, signal.SIGKILL)
+        if not _group_alive(pgid) or time.monotonic() > deadline:
+            return True
+        time.sleep(0.002)
+
+
+def become_subreaper() -> None:
+    """Adopt every orphaned descendant (Linux), even one that left the session with setsid.
+
+    A process that double-forks into a session of its own escapes a kill of the snippet's
+    process group; adopted, it is still this process's child, and ``kill_children`` finds it.
+    """
+    with contextlib.suppress(Exception):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def _children() -> set[int]:
+    """The pids of this process's children, zombies included."""
+    try:
+        return {
+            int(pid)
+            for task in Path("/proc/self/task").iterdir()
+            for pid in (task / "children").read_bytes().split()
+        }
+    except OSError:  # no /proc/PID/task/TID/children (or a thread ended): read every parent
+        me = os.getpid()
+        return {
+            int(entry.name)
+            for entry in Path("/proc").iterdir()
+            if entry.name.isdigit() and _stat(entry)[1:2] == [str(me).encode()]
+        }
+
+
+def _stat(entry: Path) -> list[bytes]:
+    """The fields of ``/proc/PID/stat`` after the command name: state, ppid, pgrp, …"""
+    try:
+        return (entry / "stat").read_bytes().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
+
+
+def kill_children(keep: frozenset[int] = frozenset()) -> bool:
+    """Kill and reap every child but ``keep``, adopted ones too; True if one was alive."""
+    alive = False
+    while children := _children() - keep:
+        for pid in children:
+            alive |= _stat(Path(f"/proc/{pid}"))[:1] not in ([b"Z"], [b"X"], [])
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in children:  # a killed child's own children are adopted: the loop goes on
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+    return alive
+
+
+def _read_side(folder: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((folder / "side.json").read_bytes())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _size(n: int) -> str:
+    if n >= 1024 * 1024:
+        return f"{n / (1024 * 1024):g} MiB"
+    return f"{n} bytes"
+
+
+def file_tail(path: Path, limit: int = 4096) -> str:
+    """The last ``limit`` bytes of a file as text (what a message quotes of a long log)."""
+    try:
+        with path.open("rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, handle.tell() - limit))
+            return handle.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the caller is told about one finished child."""
+
+    failure: str | None
+    message: str
+    crash_file: str | None = None
+    snippet_line: int | None = None
+
+
+def classify(
+    run: Running, status: int, orphan: bool, out: bytes, side: dict[str, Any]
+) -> Outcome:
+    """The first failure that explains the run, most telling first; None if it succeeded."""
+    job = run.job
+    signum = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    if run.timed_out:
+        return Outcome(TIMEOUT, f"the snippet did not finish within {job.timeout:g} s")
+    if signum == signal.SIGXFSZ or side.get("too_big"):
+        return _too_big(run, len(out))
+    if side.get("memory"):
+        return Outcome(
+            MEMORY,
+            f"the snippet ran out of memory under the {job.max_memory_mb} MB limit "
+            f"({side.get('message', 'MemoryError')})",
+        )
+    if signum is not None:
+        return _killed(run, signum)
+    if os.WEXITSTATUS(status) != 0:
+        return _crashed(run, side, os.WEXITSTATUS(status))
+    if orphan or side.get("orphan"):
+        return Outcome(ORPHAN, "the snippet left a background process running; it was killed")
+    return _judge_output(out)
+
+
+def _too_big(run: Running, printed: int) -> Outcome:
+    limit = _size(run.job.max_output)
+    if printed >= run.job.max_output:
+        return Outcome(OUTPUT_LIMIT, f"the snippet printed more than {limit} and was stopped")
+    if len(_read_bytes(run.folder / "stderr")) >= run.job.max_output:
+        return Outcome(OUTPUT_LIMIT, f"the snippet wrote more than {limit} to stderr")
+    return Outcome(OUTPUT_LIMIT, f"the snippet wrote a file larger than the {limit} output limit")
+
+
+def _killed(run: Running, signum: int) -> Outcome:
+    try:
+        name = signal.Signals(signum).name
+    except ValueError:
+        name = str(signum)
+    err = file_tail(run.folder / "stderr")
+    if any(word in err for word in _MEMORY_WORDS):
+        return Outcome(
+            MEMORY,
+            f"the snippet ran out of memory under the {run.job.max_memory_mb} MB limit "
+            f"and was killed by {name}",
+        )
+    return Outcome(CRASH, f"the snippet was killed by signal {name}")
+
+
+def _crashed(run: Running, side: dict[str, Any], code: int) -> Outcome:
+    message = side.get("message")
+    if not isinstance(message, str):
+        lines = file_tail(run.folder / "stderr").strip().splitlines()
+        message = lines[-1] if lines else f"the snippet exited with status {code}"
+    crash_file, line = side.get("crash_file"), side.get("snippet_line")
+    return Outcome(
+        CRASH,
+        message,
+        crash_file if isinstance(crash_file, str) else None,
+        line if isinstance(line, int) else None,
+    )
+
+
+def _judge_output(out: bytes) -> Outcome:
+    try:
+        text = out.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        return Outcome(
+            UNDECODABLE,
+            f"the snippet printed bytes that are not UTF-8 (at byte {bad.start}: "
+            f"{out[bad.start : bad.start + 4]!r})",
+        )
+    if not text.strip():
+        return Outcome(EMPTY, "the snippet printed nothing")
+    return Outcome(None, "")
+
+
+def script_tokens(job: Job) -> str | None:
+    """The script's Python tokens as Sphinx's HTML writer would lex them, as JSON; None if not.
+
+    Lexing is the slow part of highlighting, and this process has a core to spare while the
+    snippet runs: the Sphinx process then only formats. The lexer is Sphinx's for ``python``
+    (``stripnl`` off, Pygments' ``raiseonerror`` filter on); a script Pygments rejects, or one
+    Sphinx would lex as a console session, gets no tokens, and Sphinx highlights it itself.
+
+    The tokens are not written as (type, text) pairs: the texts are the script itself, in
+    order. ``kinds`` names each token type once, ``runs`` holds a type's index and a length per
+    token, ``text`` is a digest of the script they cut, and ``newline`` says that Pygments
+    added a final newline. A fifth of the size of the pairs (1.9 KB for the book's 50-line
+    scripts, against 8.7 KB), they make every checked page's doctree and cache entry smaller;
+    ``code_html.decode_tokens`` reads them back.
+    """
+    if job.lexer is None:
+        return None
+    try:
+        from pygments.lexers import PythonLexer
+
+        source = Path(job.path).read_text(encoding="utf-8")
+        if source.startswith(">>>"):
+            return None
+        lexer = PythonLexer(stripnl=False, **job.lexer)
+        lexer.add_filter("raiseonerror")
+        kinds: dict[str, int] = {}
+        runs: list[int] = []
+        texts: list[str] = []
+        for kind, text in lexer.get_tokens(source):
+            runs += (kinds.setdefault(str(kind), len(kinds)), len(text))
+            texts.append(text)
+        spelled = "".join(texts)
+        if spelled not in (source, source + "\n"):
+            return None  # a lexer that changed the text: its tokens cannot be cut from it
+        return json.dumps({"kinds": list(kinds), "runs": runs, "text": text_digest(source),
+                           "newline": spelled != source}, separators=(",", ":"))
+    except Exception:  # any failure only means no tokens: the Sphinx side lexes the script
+        return None
+
+
+def text_digest(text: str) -> str:
+    """A short digest of a script's text, for its tokens to name what they were cut from."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+
+
+class Server:
+    """The event loop: a queue of jobs, up to ``jobs`` children, one reply per event."""
+
+    def __init__(self, jobs: int, root: Path, requests: int, replies: int) -> None:
+        self.jobs = max(1, jobs)
+        self.root = root
+        self.requests = requests
+        self.replies = replies
+        self.queue: deque[Job] = deque()
+        self.running: dict[int, Running] = {}  # by pidfd
+        self.buffer = bytearray()
+        self.open = True
+
+    def serve(self) -> None:
+        """Run until the caller closes stdin (or stops reading), then kill what is left.
+
+        A caller gone before the worker was ready (a forked reader that ended) is a clean end
+        too: nobody else would remove the caller's folder.
+        """
+        try:
+            self.send({"event": "ready", "pid": os.getpid()})
+            while self.open:
+                self.start_queued()
+                self.step()
+        except BrokenPipeError:
+            pass
+        finally:
+            self.shutdown()
+
+    def step(self) -> None:
+        """Wait for a request, a child's exit or a deadline, and handle what happened."""
+        poller = select.poll()
+        poller.register(self.requests, select.POLLIN)
+        for fd in self.running:
+            poller.register(fd, select.POLLIN)
+        for fd, _mask in poller.poll(self.wait_ms()):
+            if fd == self.requests:
+                self.read_requests()
+            elif fd in self.running:
+                self.finish(self.running.pop(fd))
+        self.enforce_deadlines()
+
+    def wait_ms(self) -> int | None:
+        """Milliseconds until the nearest deadline (None: wait for input or an exit)."""
+        deadlines = [r.deadline for r in self.running.values() if not r.timed_out]
+        if not deadlines:
+            return None
+        return max(0, int((min(deadlines) - time.monotonic()) * 1000) + 1)
+
+    def read_requests(self) -> None:
+        """Take what stdin has (it never blocks: poll said so); end of input stops us."""
+        chunk = os.read(self.requests, _READ_CHUNK)
+        if not chunk:
+            self.open = False
+            return
+        self.buffer += chunk
+        *lines, rest = self.buffer.split(b"\n")
+        self.buffer = bytearray(rest)
+        for line in lines:
+            if line.strip():
+                self.accept(bytes(line))
+
+    def accept(self, line: bytes) -> None:
+        """Queue one request, or take ``{"jobs": N}``; a malformed line is logged, never fatal."""
+        try:
+            data = json.loads(line)
+            if "jobs" in data:
+                self.jobs = max(1, int(data["jobs"]))
+            else:
+                self.queue.append(Job.parse(data))
+        except (ValueError, KeyError, TypeError) as bad:
+            print(f"worker: ignored a bad request {line[:200]!r}: {bad}", file=sys.stderr)
+
+    def start_queued(self) -> None:
+        """Fork queued jobs while fewer than ``jobs`` children run."""
+        while self.queue and len(self.running) < self.jobs:
+            self.launch(self.queue.popleft())
+
+    def launch(self, job: Job) -> None:
+        """Fork a child for the job; it runs in its own process group and folder."""
+        folder = Path(tempfile.mkdtemp(prefix=f"job{job.id}-", dir=self.root))
+        (folder / "cwd").mkdir()
+        inherited = [self.requests, self.replies, *self.running]
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        before = frozenset(sys.modules)
+        started = time.monotonic()
+        pid = os.fork()
+        if pid == 0:
+            child_main(job, folder, inherited, before)
+        pidfd = os.pidfd_open(pid)
+        run = Running(job, pid, pidfd, folder, started, started + job.timeout)
+        self.running[pidfd] = run
+        self.send({"event": "started", "id": job.id, "pid": pid})
+        run.tokens = script_tokens(job)  # while the child runs
+
+    def enforce_deadlines(self) -> None:
+        """Kill the groups of children past their deadline; their exit is handled as usual."""
+        now = time.monotonic()
+        for run in self.running.values():
+            if not run.timed_out and now >= run.deadline:
+                _kill(run)
+                run.timed_out = True
+
+    def finish(self, run: Running) -> None:
+        """Reap the child, kill its leftovers, classify, reply, and clean up its folder."""
+        _pid, status = os.waitpid(run.pid, 0)
+        seconds = time.monotonic() - run.started
+        os.close(run.pidfd)
+        orphan = _kill_group(run.pid)
+        # What the snippet's process left when it died without cleaning up (os._exit, a
+        # signal) was adopted by this server: every child that is not a running snippet.
+        orphan |= kill_children(keep=frozenset(r.pid for r in self.running.values()))
+        out = _read_bytes(run.folder / "stdout")
+        side = _read_side(run.folder)
+        outcome = classify(run, status, orphan, out, side)
+        _remove(run.folder)  # before replying: the caller may look for it at once
+        self.send(
+            {
+                "event": "done",
+                "id": run.job.id,
+                "stdout": out.decode("utf-8", "replace"),
+                "failure": outcome.failure,
+                "message": outcome.message,
+                "crash_file": outcome.crash_file,
+                "snippet_line": outcome.snippet_line,
+                "seconds": seconds,
+                "modules": side.get("modules", []),
+                "tokens": run.tokens,
+            }
+        )
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Write one reply line, whole (the caller always reads, so this cannot deadlock)."""
+        data = memoryview((json.dumps(message) + "\n").encode())
+        while data:
+            data = data[os.write(self.replies, data) :]
+
+    def shutdown(self) -> None:
+        """Kill every running snippet's group and remove the job folders."""
+        for run in self.running.values():
+            _kill(run)
+        for run in self.running.values():
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(run.pid, 0)
+            os.close(run.pidfd)
+            _remove(run.folder)
+        self.running.clear()
+        kill_children()
+
+
+def _kill(run: Running) -> None:
+    """SIGKILL a child's process group, and the child itself in case it had not made it yet.
+
+    The child is not reaped yet, so neither its pid nor its pidfd can name another process.
+    """
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(run.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        signal.pidfd_send_signal(run.pidfd, signal.SIGKILL)
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return b""
+
+
+def _remove(folder: Path) -> None:
+    """Remove a job folder, even one the snippet made read-only."""
+
+    def retry(function: Any, path: str, _info: Any) -> None:
+        with contextlib.suppress(OSError):
+            Path(path).parent.chmod(0o700)
+            Path(path).chmod(0o700)
+            function(path)
+
+    shutil.rmtree(folder, onerror=retry)
+
+
+def preload() -> None:
+    """Import numpy (if it is installed) so every child starts with it; warm its printing.
+
+    ``pkgutil`` is what ``runpy.run_path`` imports on each call: imported here, once.
+    """
+    import pkgutil  # noqa: F401
+
+    try:
+        import numpy
+    except ImportError:
+        return
+    with contextlib.suppress(Exception):
+        str(numpy.arange(3.0).reshape(1, 3))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: keep the protocol's pipes private, preload, serve."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--root", type=Path, required=True, help="the caller's temporary folder")
+    args = parser.parse_args(argv)
+    requests, replies = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)  # a stray print in the server cannot corrupt the protocol
+    os.close(null)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    sys.dont_write_bytecode = True  # importing a local module leaves no __pycache__
+    jobs_folder = args.root / "jobs"
+    jobs_folder.mkdir(parents=True, exist_ok=True)
+    become_subreaper()
+    preload()
+    gc.collect()
+    gc.freeze()  # children need not copy the preloaded objects to collect them
+    Server(args.jobs, jobs_folder, requests, replies).serve()
+    # A clean end (input closed): the caller's folder goes too, even if the caller exited
+    # without cleaning up (a forked Sphinx reader ends with os._exit). On a crash it stays,
+    # with this server's last words in its log.
+    shutil.rmtree(args.root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
+    # Nothing is left to flush or clean up (replies go straight to a file descriptor), and
+    # tearing down an interpreter that imported numpy takes longer than all of this build's
+    # wait for the worker to end: the caller waits for this exit.
+    sys.stderr.flush()
+    os._exit(0)
+

@@ -1,0 +1,51 @@
+"""Per-page verification state, kept in the environment and safe under ``sphinx-build -j``.
+
+A page is checked when it is read; its :class:`~.records.PageReport` is stored by docname,
+cleared when the page is re-read or removed, and merged back from parallel readers.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sphinx.environment.collectors import EnvironmentCollector
+
+from .config import read_config
+from .digit_marks import add_header_mark
+from .page_check import check_page
+from .records import pages
+
+if TYPE_CHECKING:
+    from collections.abc import Set
+
+    from docutils import nodes
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+
+class VerifiedCollector(EnvironmentCollector):
+    """Checks each page as it is read and keeps the result with the environment."""
+
+    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+        pages(env).pop(docname, None)
+
+    def merge_other(
+        self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment
+    ) -> None:
+        theirs = pages(other)
+        for docname in docnames:
+            if docname in theirs:
+                pages(env)[docname] = theirs[docname]
+
+    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
+        env = app.env
+        report = check_page(env.docname, doctree, read_config(app))
+        early: list[Any] = env.temp_data.pop("verified_findings", None) or []
+        report.findings[:0] = early
+        add_header_mark(doctree, report)
+        pages(env)[env.docname] = report
+
+
+def setup_collector(app: Sphinx) -> None:
+    """Register the collector."""
+    app.add_env_collector(VerifiedCollector)

@@ -1,0 +1,238 @@
+"""The extension's configuration: typed values with one prefix, read through one object.
+
+Every value is registered with its type and checked once at ``config-inited``; a wrong value
+stops the build with a message naming the value and what it accepts, never a traceback.
+(Sphinx 9 prints any exception, ``ConfigError`` included, with a traceback and a plea to report
+a bug, so the message is logged as an error at the value's line in ``conf.py`` and the build
+stops with status 2, as ``sphinx-build`` does on its own fatal errors.)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
+
+from sphinx.errors import ConfigError
+
+from ..core import Policy, Rounding
+from .diagnostics import TYPE, Subtype, logger
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
+
+PREFIX = "verified_"
+
+DEFAULT_POLICY_TEXT = (
+    "All values rounded to {decimals} d.p. Intermediate quantities carry full precision; "
+    "only what is printed is rounded."
+)
+
+#: name (without prefix) -> (default, rebuild, types, description)
+_VALUES: dict[str, tuple[Any, str, tuple[type, ...], str]] = {
+    "snippet_dir": ("scripts/snippets", "env", (str,), "snippet folder, relative to conf.py"),
+    "decimals": (4, "env", (int,), "decimal places of the rounding policy"),
+    "rounding": ("half-even", "env", (str,), "how printed numbers round: half-even or half-up"),
+    "policy_text": (DEFAULT_POLICY_TEXT, "env", (str,), "the policy line of a problem header"),
+    "timeout": (30.0, "env", (int, float), "seconds a snippet may run"),
+    "max_output": (8 * 1024 * 1024, "env", (int,), "bytes a snippet may print"),
+    "max_memory_mb": (4096, "env", (int,), "address space a snippet may use, in MiB"),
+    "jobs": (0, "", (int,), "snippets run at once; 0 means one per core (one fewer while a "
+                               "single reader reads, unless it waits on a snippet)"),
+    "cache_dir": ("", "", (str,), "snippet result cache; empty means <doctreedir>/snippet-cache"),
+    "macros": ({}, "env", (dict,), "LaTeX macros: name -> body or [body, nargs]"),
+    "kinds": (["numeric", "derivation", "proof", "concept"], "env", (list,), "problem kinds"),
+    "reports": (True, "", (bool,), "write verification.json and verification.xml"),
+}
+
+
+@dataclass(frozen=True)
+class VerifiedConfig:
+    """The validated configuration, as the rest of the extension reads it."""
+
+    snippet_dir: Path
+    policy: Policy
+    policy_text: str
+    timeout: float
+    max_output: int
+    max_memory_mb: int
+    jobs: int
+    cache_dir: Path | None
+    macros: dict[str, tuple[str, int]]
+    kinds: tuple[str, ...]
+    reports: bool
+    #: The Pygments options Sphinx lexes Python with (``highlight_options``), for the worker to
+    #: lex each script the same way; None when a custom ``python`` lexer makes that impossible.
+    lexer: tuple[tuple[str, Any], ...] | None = None
+
+
+def setup_config(app: Sphinx) -> None:
+    """Register every configuration value and validate them once the configuration is read."""
+    for name, (default, rebuild, types, description) in _VALUES.items():
+        app.add_config_value(PREFIX + name, default, rebuild, types, description)  # type: ignore[arg-type]
+    app.connect("config-inited", _validate, priority=400)
+    app.connect("config-inited", _publish_macros, priority=800)
+    app.connect("builder-inited", _attach, priority=100)
+
+
+#: The validated configuration per build environment, for code that only has the environment
+#: (directives): Sphinx 9 deprecates reaching the application through ``env.app``.
+_BY_ENV: WeakKeyDictionary[BuildEnvironment, VerifiedConfig] = WeakKeyDictionary()
+
+
+def read_config(app: Sphinx) -> VerifiedConfig:
+    """The validated configuration of this build (computed once per build)."""
+    config = _BY_ENV.get(app.env)
+    if config is None:
+        config = _BY_ENV[app.env] = _build(app.config, Path(app.confdir), Path(app.doctreedir))
+    return config
+
+
+def early_config(app: Sphinx) -> VerifiedConfig:
+    """The validated configuration before the environment exists (from ``config-inited`` on):
+    the one :func:`_validate` built."""
+    return _VALIDATED[app.config]
+
+
+def env_config(env: BuildEnvironment) -> VerifiedConfig:
+    """The validated configuration, from a directive or role (set at ``builder-inited``)."""
+    return _BY_ENV[env]
+
+
+def _attach(app: Sphinx) -> None:
+    _BY_ENV.pop(app.env, None)
+    read_config(app)
+
+
+#: The configuration as validated at ``config-inited``, for what runs before the environment.
+_VALIDATED: WeakKeyDictionary[Config, VerifiedConfig] = WeakKeyDictionary()
+
+
+def _validate(app: Sphinx, config: Config) -> None:
+    try:
+        _VALIDATED[config] = _build(config, Path(app.confdir), Path(app.doctreedir))
+    except ConfigError as err:
+        logger.error(str(err), location=_location(Path(app.confdir), str(err)),
+                     type=TYPE, subtype=Subtype.CONFIG.value)
+        raise SystemExit(2) from None
+
+
+def _location(confdir: Path, message: str) -> str | None:
+    """``conf.py:LINE`` of the assignment the message names, if conf.py has one."""
+    name = message.split(" ", 1)[0].split("[", 1)[0]
+    conf = confdir / "conf.py"
+    try:
+        lines = conf.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    assignment = re.compile(rf"{re.escape(name)}\s*(?::[^=]*)?=")
+    for number, line in enumerate(lines, start=1):
+        if assignment.match(line):
+            return f"{conf}:{number}"
+    return None
+
+
+def _python_lexer_options(config: Config) -> tuple[tuple[str, Any], ...] | None:
+    """Sphinx's options for lexing ``python``, hashable; None if a custom lexer is installed."""
+    from sphinx.highlighting import lexers
+
+    if "python" in lexers:
+        return None
+    options = config.highlight_options.get("python", {}) if isinstance(
+        config.highlight_options, dict) else {}
+    try:
+        items = tuple(sorted(options.items()))
+        hash(items)
+    except TypeError:
+        return None
+    return items
+
+
+def _fail(name: str, wants: str, got: object) -> ConfigError:
+    return ConfigError(f"{PREFIX}{name} must be {wants}, not {got!r} (set it in conf.py)")
+
+
+def _build(config: Config, confdir: Path, doctreedir: Path) -> VerifiedConfig:
+    def get(name: str) -> Any:
+        return getattr(config, PREFIX + name)
+
+    decimals = get("decimals")
+    if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 30:
+        raise _fail("decimals", "a whole number from 0 to 30", decimals)
+    try:
+        rounding = Rounding(get("rounding"))
+    except ValueError:
+        raise _fail("rounding", "'half-even' or 'half-up'", get("rounding")) from None
+    for name in ("timeout", "max_output", "max_memory_mb"):
+        value = get(name)
+        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            raise _fail(name, "a positive number", value)
+    jobs = get("jobs")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
+        raise _fail("jobs", "a whole number, 0 for one per core", jobs)
+    cache_dir = get("cache_dir")
+    if not isinstance(cache_dir, str):
+        raise _fail("cache_dir", "a path string", cache_dir)
+    kinds = get("kinds")
+    if not isinstance(kinds, list | tuple) or not all(isinstance(k, str) for k in kinds):
+        raise _fail("kinds", "a list of strings", kinds)
+    policy_text = get("policy_text")
+    if not isinstance(policy_text, str):
+        raise _fail("policy_text", "a string", policy_text)
+    return VerifiedConfig(
+        snippet_dir=(confdir / get("snippet_dir")).resolve(),
+        policy=Policy(decimals=decimals, rounding=rounding),
+        policy_text=policy_text,
+        timeout=float(get("timeout")),
+        max_output=int(get("max_output")),
+        max_memory_mb=int(get("max_memory_mb")),
+        jobs=jobs,
+        cache_dir=(confdir / cache_dir).resolve() if cache_dir else doctreedir / "snippet-cache",
+        macros=_macros(get("macros")),
+        kinds=tuple(kinds),
+        reports=bool(get("reports")),
+        lexer=_python_lexer_options(config),
+    )
+
+
+def _macros(raw: object) -> dict[str, tuple[str, int]]:
+    if not isinstance(raw, dict):
+        raise _fail("macros", "a dict of name -> body or [body, nargs]", raw)
+    macros: dict[str, tuple[str, int]] = {}
+    for name, value in raw.items():
+        if isinstance(value, str):
+            macros[str(name)] = (value, 0)
+        elif (
+            isinstance(value, list | tuple)
+            and len(value) == 2
+            and isinstance(value[0], str)
+            and isinstance(value[1], int)
+        ):
+            macros[str(name)] = (value[0], value[1])
+        else:
+            raise _fail(f"macros[{name!r}]", "a body string or [body, nargs]", value)
+    return macros
+
+
+def _publish_macros(app: Sphinx, config: Config) -> None:
+    """Define the book's macros once, for MathJax and for LaTeX alike."""
+    macros = _macros(config.verified_macros)
+    mathjax: dict[str, Any] = {name: [body, n] if n else body for name, (body, n) in macros.items()}
+    mathjax.setdefault("unchecked", ["#1", 1])
+    mathjax3 = dict(config.mathjax3_config or {})
+    tex = dict(mathjax3.get("tex", {}))
+    tex["macros"] = {**mathjax, **tex.get("macros", {})}
+    mathjax3["tex"] = tex
+    config.mathjax3_config = mathjax3
+    preamble = "".join(
+        f"\\providecommand{{\\{name}}}{{}}\\renewcommand{{\\{name}}}[{n}]{{{body}}}\n" if n else
+        f"\\providecommand{{\\{name}}}{{}}\\renewcommand{{\\{name}}}{{{body}}}\n"
+        for name, (body, n) in {**macros, "unchecked": ("#1", 1)}.items()
+    )
+    elements = dict(config.latex_elements or {})
+    elements["preamble"] = elements.get("preamble", "") + preamble
+    config.latex_elements = elements

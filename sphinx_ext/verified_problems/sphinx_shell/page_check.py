@@ -1,0 +1,444 @@
+"""Check one parsed page: find every number in its prose, give it to the snippet that owns it.
+
+Runs when a page has been read (from the environment collector), once the whole doctree is
+known: a ``check-numeric`` in the "Check — numeric" section owns the numbers of the Solution
+written above it. Scope rule: a check with ``:scope: section`` owns the section it stands in
+(with its subsections); the page's one check with the default ``:scope: page`` owns the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+from sphinx import addnodes
+
+from ..core import (
+    Cursor,
+    Outcome,
+    Placed,
+    PlacedValue,
+    Policy,
+    Position,
+    ProseExtract,
+    ProseNumber,
+    Transcript,
+    Verdict,
+    index_label,
+    offset_to_position,
+    read_math,
+    read_text,
+    read_transcript,
+    source_lines,
+    verify,
+)
+from . import nodes as vnodes
+from .diagnostics import Finding, Subtype
+from .records import NumberRecord, PageReport, SnippetRecord, in_context
+
+if TYPE_CHECKING:
+    from .config import VerifiedConfig
+
+#: Nodes whose text is not prose: code, markup, and what the extension itself writes.
+_SKIP = (
+    nodes.literal_block,
+    nodes.literal,
+    nodes.raw,
+    nodes.comment,
+    nodes.doctest_block,
+    nodes.target,
+    nodes.substitution_definition,
+    nodes.system_message,
+    addnodes.toctree,
+    vnodes.numeric_check,
+    vnodes.problem_header,
+)
+
+@dataclass
+class _Region:
+    """The numbers one node of prose holds, already placed in the source."""
+
+    node: nodes.Node
+    extract: ProseExtract
+    placed: dict[int, Position | None]
+    context: str
+    exempt: bool
+
+
+@dataclass
+class _Share:
+    """What one check owns on the page."""
+
+    check: vnodes.numeric_check
+    regions: list[_Region] = field(default_factory=list)
+    numbers: list[NumberRecord] = field(default_factory=list)
+
+
+def check_page(docname: str, doctree: nodes.document, config: VerifiedConfig) -> PageReport:
+    """The report of one page: what every number on it was checked against and how it fared."""
+    source = str(doctree.get("source", ""))
+    report = PageReport(docname=docname, source=source)
+    checks = list(doctree.findall(vnodes.numeric_check))
+    if not checks:
+        return report
+    page_check, by_section = _scopes(docname, checks, report)
+    shares = {id(c): _Share(c) for c in checks}
+    for region in _regions(doctree, config, source):
+        _report_latex(docname, region, report)
+        owner = _owner(region.node, page_check, by_section)
+        if owner is None:
+            _report_unowned(docname, region, report)
+        else:
+            shares[id(owner)].regions.append(region)
+    policy = _policy(doctree, config)
+    records = [_check_share(docname, shares[id(c)], policy, report) for c in checks]
+    report.snippets.extend(records)
+    report.keep_numbers([number for c in checks for number in shares[id(c)].numbers])
+    other_errors = len(report.errors) - sum(record.failed for record in records)
+    for check, record in zip(checks, records, strict=True):
+        _fill_verdict(check, record, other_errors)
+        del check["stdout"]  # read; the transcript block shows it, the doctree need not keep it
+    return report
+
+
+def _scopes(
+    docname: str, checks: list[vnodes.numeric_check], report: PageReport
+) -> tuple[vnodes.numeric_check | None, dict[int, vnodes.numeric_check]]:
+    page_check: vnodes.numeric_check | None = None
+    by_section: dict[int, vnodes.numeric_check] = {}
+    for check in checks:
+        if check["scope"] == "section":
+            section = vnodes.enclosing_section(check)
+            if section is None:
+                _add(report, docname, check.line, Subtype.SCOPE,
+                     f"check-numeric {check['snippet']} has ':scope: section' but stands in no "
+                     "section; put it under a heading or drop the option")
+            elif id(section) in by_section:
+                _add(report, docname, check.line, Subtype.SCOPE,
+                     "two section-scoped checks in one section; give each its own section")
+            else:
+                by_section[id(section)] = check
+        elif page_check is None:
+            page_check = check
+        else:
+            _add(report, docname, check.line, Subtype.SCOPE,
+                 f"a second page-wide check ({check['snippet']}) on this page; give it "
+                 "':scope: section' so it owns only its section")
+    return page_check, by_section
+
+
+def _owner(
+    node: nodes.Node,
+    page_check: vnodes.numeric_check | None,
+    by_section: dict[int, vnodes.numeric_check],
+) -> vnodes.numeric_check | None:
+    parent: nodes.Node | None = node
+    while parent is not None:
+        if isinstance(parent, nodes.section) and id(parent) in by_section:
+            return by_section[id(parent)]
+        parent = parent.parent
+    return page_check
+
+
+def _policy(doctree: nodes.document, config: VerifiedConfig) -> Policy:
+    for header in doctree.findall(vnodes.problem_header):
+        if header.get("decimals") is not None:
+            return replace(config.policy, decimals=header["decimals"])
+    return config.policy
+
+
+# -- reading the prose ----------------------------------------------------------------------
+
+
+class _Walker:
+    """Walks the doctree in reading order, keeping the heading a number stands under."""
+
+    def __init__(self, config: VerifiedConfig, source: str) -> None:
+        self.config = config
+        self.source = source
+        self.cursors: dict[int, Cursor] = {}
+        self.lines: dict[str, tuple[str, ...]] = {}  # by path: one read (and stat) a page
+        self.context = ""
+
+    def walk(self, node: nodes.Node, exempt: bool) -> Iterator[_Region]:
+        if isinstance(node, _SKIP) or (
+            isinstance(node, nodes.Element) and node.get(vnodes.SKIP_ATTRIBUTE)
+        ):
+            return
+        if isinstance(node, nodes.Element) and node.get(vnodes.EXEMPT_ATTRIBUTE):
+            exempt = True
+        if isinstance(node, nodes.math | nodes.math_block):
+            yield self._math(node, exempt)
+            return
+        if isinstance(node, nodes.Text):
+            region = self._text(node, exempt)
+            if region is not None:
+                yield region
+            return
+        saved = self.context
+        if isinstance(node, nodes.section) and node.children:
+            self.context = node[0].astext()
+        elif isinstance(node, nodes.paragraph) and node.children and isinstance(
+            node[0], nodes.strong
+        ):
+            self.context = node[0].astext().rstrip(" .:")
+        for child in node.children:
+            yield from self.walk(child, exempt)
+        if isinstance(node, nodes.section):
+            self.context = saved
+
+    def _cursor(self, node: nodes.Node) -> Cursor:
+        anchor = node
+        while anchor is not None and not getattr(anchor, "line", None):
+            anchor = anchor.parent  # none, or 0: sphinx-design gives a dropdown's title line 0
+        if anchor is None:
+            anchor = node
+        cursor = self.cursors.get(id(anchor))
+        if cursor is None:
+            path = getattr(anchor, "source", None) or self.source
+            line = (getattr(anchor, "line", None) or 1) - 1
+            lines = self.lines.get(path)
+            if lines is None:
+                lines = self.lines[path] = source_lines(path)
+            cursor = self.cursors[id(anchor)] = Cursor(lines, line)
+        return cursor
+
+    def _math(self, node: nodes.Element, exempt: bool) -> _Region:
+        latex = node.astext()
+        extract = read_math(latex, self.config.macros)
+        placed_lines = self._cursor(node).place_block(latex)
+        placed = {
+            offset: offset_to_position(latex, placed_lines, offset)
+            for offset in _offsets(extract)
+        }
+        return _Region(node, extract, placed, self.context, exempt)
+
+    def _text(self, node: nodes.Text, exempt: bool) -> _Region | None:
+        text = str(node)
+        if not any(c.isdigit() for c in text):
+            return None
+        extract = read_text(text)
+        if not (extract.free or extract.named or extract.problems):
+            return None
+        cursor = self._cursor(node.parent)
+        placed = {n.start: cursor.find_number(text[n.start:n.end]) for n in extract.free}
+        return _Region(node.parent, extract, placed, self.context, exempt)
+
+
+def _offsets(extract: ProseExtract) -> list[int]:
+    offsets = [n.start for n in _numbers_of(extract)]
+    offsets += [p.where for p in extract.problems + extract.arithmetic]
+    return sorted(set(offsets))
+
+
+def _numbers_of(extract: ProseExtract) -> list[ProseNumber]:
+    return [c for v in extract.named for c in v.cells] + extract.free + extract.exempt
+
+
+def _regions(doctree: nodes.document, config: VerifiedConfig, source: str) -> Iterator[_Region]:
+    yield from _Walker(config, source).walk(doctree, exempt=False)
+
+
+def _place(region: _Region, number: ProseNumber) -> Placed:
+    position = region.placed.get(number.start)
+    column = position[1] if position is not None else None
+    return Placed(number, _line_of(region, number.start), column, region.context)
+
+
+def _line_of(region: _Region, offset: int) -> int | None:
+    """The 1-based source line of an offset in a region, or its block's line if unplaced."""
+    position = region.placed.get(offset)
+    return position[0] + 1 if position is not None else _node_line(region.node)
+
+
+def _node_line(node: nodes.Node) -> int | None:
+    while node is not None:
+        line = getattr(node, "line", None)
+        if line:
+            return int(line)
+        node = node.parent
+    return None
+
+
+# -- checking and reporting -----------------------------------------------------------------
+
+
+def _report_latex(docname: str, region: _Region, report: PageReport) -> None:
+    for problem in region.extract.problems:
+        _add(report, docname, _line_of(region, problem.where), Subtype.LATEX, problem.message)
+    if region.exempt:
+        return
+    for problem in region.extract.arithmetic:
+        _add(report, docname, _line_of(region, problem.where), Subtype.ARITHMETIC,
+             in_context(problem.message, region.context))
+
+
+def _report_unowned(docname: str, region: _Region, report: PageReport) -> None:
+    if region.exempt:
+        return
+    decimals = [c for v in region.extract.named for c in v.cells if c.decimal]
+    for number in sorted(region.extract.free + decimals, key=lambda n: n.start):
+        placed = _place(region, number)
+        _add(report, docname, placed.line, Subtype.UNOWNED,
+             f"{number.text} is outside the scope of every check-numeric on this page; "
+             "move it into a checked section, or mark it {unchecked} if it is quoted data")
+
+
+def _check_share(
+    docname: str, share: _Share, policy: Policy, report: PageReport
+) -> SnippetRecord:
+    """Check what one snippet owns; its numbers and findings go into the page's report."""
+    check = share.check
+    if check.get("decimals") is not None:
+        policy = replace(policy, decimals=check["decimals"])
+    named: list[PlacedValue] = []
+    free: list[Placed] = []
+    exempt: list[Placed] = []
+    origin = _MathOrigin()
+    for region in share.regions:
+        place = origin.placer(region)
+        if region.exempt:
+            numbers = [c for v in region.extract.named for c in v.cells] + region.extract.free
+            exempt += [place(n) for n in numbers if n.decimal]
+        else:
+            named += [
+                PlacedValue(v, tuple(place(c) for c in v.cells)) for v in region.extract.named
+            ]
+            free += [place(n) for n in region.extract.free]
+        exempt += [place(n) for n in region.extract.exempt]
+    if check["failure"]:
+        return _snippet_record(check, [])
+    transcript = read_transcript(check["stdout"])
+    _report_transcript(docname, check, transcript, report)
+    verdicts = verify(transcript, named, free, exempt, policy)
+    share.numbers.extend(_record(docname, check, verdict, report) for verdict in verdicts)
+    _annotate_math(origin, verdicts, check["snippet"])
+    return _snippet_record(check, verdicts)
+
+
+class _MathOrigin:
+    """Which math node each placed number stands in.
+
+    Keyed by the placed number, made once per region: two math blocks with the same LaTeX
+    may share their extract (see :func:`..core.read_math`), so the prose number alone
+    does not say which node it came from. The key is the placed number's ``id``: the share's
+    lists hold every placed number until its verdicts are annotated, so no key is reused.
+    """
+
+    def __init__(self) -> None:
+        self.nodes: dict[int, nodes.Element] = {}
+
+    def placer(self, region: _Region) -> Callable[[ProseNumber], Placed]:
+        """A function that places a number of ``region`` and remembers its node."""
+        node = region.node
+        if not isinstance(node, nodes.math | nodes.math_block):
+            return lambda number: _place(region, number)
+
+        def place(number: ProseNumber) -> Placed:
+            placed = _place(region, number)
+            self.nodes[id(placed)] = node
+            return placed
+
+        return place
+
+
+def _annotate_math(origin: _MathOrigin, verdicts: list[Verdict], snippet: str) -> None:
+    """Record on each math node which of its numbers were checked, for the reader's view.
+
+    Each span is ``(start, end, outcome, label, snippet, printed)`` in the node's LaTeX, the
+    parts of its tooltip kept apart so that the pickled doctree shares the repeated ones;
+    :mod:`.digit_marks` turns them into MathJax classes and tooltips when HTML is written.
+    """
+    for verdict in verdicts:
+        node = origin.nodes.get(id(verdict.placed))
+        if node is None:
+            continue
+        number = verdict.placed.number
+        label = f"{verdict.name}{index_label(verdict.index)}" if verdict.name else ""
+        outcome = "exempt" if verdict.kind == "exempt" else verdict.outcome.value
+        node.setdefault(vnodes.SPANS_ATTRIBUTE, []).append(
+            (number.start, number.end, outcome, label, snippet, verdict.printed)
+        )
+
+
+def _report_transcript(
+    docname: str, check: vnodes.numeric_check, transcript: Transcript, report: PageReport
+) -> None:
+    for problem in transcript.problems:
+        _add(report, docname, check.line, Subtype.TRANSCRIPT,
+             f"output of {check['snippet']}, line {problem.where}: {problem.message}")
+
+
+_SUBTYPES = {
+    Outcome.DIVERGE: Subtype.DIVERGENCE,
+    Outcome.AMBIGUOUS: Subtype.AMBIGUOUS,
+    Outcome.SHAPE: Subtype.SHAPE,
+    Outcome.RANGE: Subtype.RANGE,
+}
+
+
+def _record(
+    docname: str, check: vnodes.numeric_check, verdict: Verdict, report: PageReport
+) -> NumberRecord:
+    placed = verdict.placed
+    if verdict.failed:
+        _add(report, docname, placed.line, _SUBTYPES[verdict.outcome],
+             in_context(verdict.message, placed.context))
+    elif verdict.over_policy:
+        message = (f"{placed.number.text} shows more decimals than the rounding policy; it was "
+                   f"compared at its own {verdict.places} d.p.")
+        _add(report, docname, placed.line, Subtype.PRECISION,
+             in_context(message, placed.context))
+    return NumberRecord(
+        line=placed.line, column=placed.column, kind=verdict.kind, name=verdict.name,
+        index=verdict.index, prose=placed.number.text, printed=verdict.printed,
+        places=verdict.places, status=verdict.outcome.value, snippet=check["snippet"],
+        context=placed.context, message=verdict.message,
+    )
+
+
+def _snippet_record(check: vnodes.numeric_check, verdicts: list[Verdict]) -> SnippetRecord:
+    return SnippetRecord(
+        snippet=check["snippet"], line=check.line, key=check.get("key", ""),
+        seconds=float(check.get("seconds", 0.0)), cached=bool(check.get("cached", False)),
+        failure=check["failure"],
+        named=sum(v.kind == "named" for v in verdicts),
+        free=sum(v.kind == "free" for v in verdicts),
+        exempt=sum(v.kind == "exempt" for v in verdicts),
+        failed=sum(v.failed for v in verdicts),
+    )
+
+
+def _fill_verdict(check: vnodes.numeric_check, record: SnippetRecord, other_errors: int) -> None:
+    """Say on the page what the build checked, and whether the page passed."""
+    if "verdict" in check:
+        check["verdict"] = _verdict_text(record, other_errors)
+
+
+def _verdict_text(record: SnippetRecord, other_errors: int) -> str:
+    if record.failure:
+        return "The snippet failed at build time: nothing on this page was verified."
+    counts = (f"{_plural(record.named, 'named entry', 'named entries')} and "
+              f"{_plural(record.free, 'free digit', 'free digits')} checked")
+    if record.exempt:
+        counts += f", {_plural(record.exempt, 'number', 'numbers')} exempt"
+    if record.failed:
+        differ = "differs" if record.failed == 1 else "differ"
+        return (f"Executed at build. {record.failed} of the digits above {differ} from what it "
+                f"printed ({counts}).")
+    if other_errors:
+        return (f"Executed at build, but this page does not pass: "
+                f"{_plural(other_errors, 'error', 'errors')} in the build log ({counts}).")
+    return f"Executed at build. The digits above are the digits it printed ({counts})."
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def _add(
+    report: PageReport, docname: str, line: int | None, subtype: Subtype, message: str
+) -> None:
+    report.findings.append(Finding(docname, line, subtype, message))

@@ -1,0 +1,178 @@
+"""The prose's own arithmetic: equations of written numbers must hold (unit tests, no Sphinx)."""
+
+from __future__ import annotations
+
+import pytest
+from verified_problems.core import read_math
+
+
+def mismatches(latex: str) -> list[str]:
+    return [p.message for p in read_math(latex).arithmetic]
+
+
+@pytest.mark.parametrize(
+    "latex",
+    [
+        r"1 + 0.4931 + 1 = 2.4931",
+        r"0.4011 + 0.1978 + 0.4011 = 1.0000",
+        r"e^{-0.7071} = 0.4931",
+        r"e^{0} = 1",
+        r"\sqrt 2 \approx 1.4142",
+        r"\sqrt{2} = 1.4142",
+        r"0.4011(0) + 0.1978(1) + 0.4011(1) = 0.5989",
+        r"\tfrac{0.4931}{2.4931} = 0.1978",
+        r"\left(\tfrac{1}{2.4931},\; \tfrac{0.4931}{2.4931}\right) = (0.4011,\; 0.1978)",
+        r"\tfrac13 = 0.3333",
+        r"\frac{1}{3} \cdot 3 = 1",
+        r"2^{10} = 1024",
+        r"\log(1.5032) = 0.4076",
+        r"1002 + \ln 1.5032 = 1002.4076",
+        r"0.2483 + 0.5035 \approx 0.7517",
+        # a named chain only has to be consistent within rounding: its value is checked anyway
+        r"O_{31} = 0.2483(1) + 0.2483(0) + 0.5035(1) = 0.7517",
+        # scientific notation, at the places it shows (2.7536e-5: nine)
+        r"1.2 \times 10^{-5} = 0.0000",
+        r"e^{-10.5} = 2.7536 \times 10^{-5}",
+        r"1 + 2.7536 \times 10^{-5} + 7.9920 \times 10^{-11} \approx 1.0000",
+        # a derivation: each step consistent with the next, the last equal to its result
+        r"3 \times 13.25 - 1.5 \times 1.5 = 39.75 - 2.25 = 37.5",
+        r"e^{-1/\sqrt 2} = e^{-0.7071} = 0.4931",
+        # names and unknown macros are not evaluated
+        r"\sqrt{\dk} = \sqrt 2",
+        r"x + 0.5 = 1.5",
+        r"\mathrm{softmax}(0.5) = 0.7",
+    ],
+)
+def test_equations_that_hold_or_are_not_arithmetic(latex: str) -> None:
+    assert mismatches(latex) == []
+
+
+def test_a_wrong_sum_is_reported_at_the_right_side() -> None:
+    latex = r"0.4011 + 0.1978 + 0.4011 = 1.0001"
+    [problem] = read_math(latex).arithmetic
+    assert latex[problem.where :].startswith("1.0001")
+    assert problem.message == (
+        "the arithmetic does not hold: 0.4011 + 0.1978 + 0.4011 is 1.0000 from the digits as "
+        "written, not 1.0001; if the difference is rounding, write \\approx"
+    )
+
+
+def test_a_dropped_minus_in_an_exponent_is_caught() -> None:
+    assert mismatches(r"e^{0.7071} = 0.4931") == [
+        "the arithmetic does not hold: e^{0.7071} is 2.0281, not 0.4931"
+    ]
+
+
+def test_rounding_is_not_enough_for_an_exact_equals_but_is_for_approx() -> None:
+    assert mismatches(r"0.2483 + 0.5035 = 0.7517") != []
+    assert mismatches(r"0.2483 + 0.5035 \approx 0.7517") == []
+    assert mismatches(r"0.2483 + 0.5035 \approx 0.7530") == [
+        "the arithmetic does not hold: 0.2483 + 0.5035 is 0.7518, not 0.7530"
+    ]
+
+
+def test_tuples_are_checked_entry_by_entry() -> None:
+    latex = r"\left(\tfrac{1}{2.4931},\; \tfrac{0.4931}{2.4931}\right) = (0.4011,\; 0.1987)"
+    [problem] = read_math(latex).arithmetic
+    assert latex[problem.where :].startswith("0.1987")
+
+
+def test_an_exact_tie_is_accepted_either_way() -> None:
+    assert mismatches(r"0.5 \cdot 0.25 = 0.12") == []  # 0.125 rounds to 0.12 half-even
+    assert mismatches(r"0.5 \cdot 0.25 = 0.13") == []  # and an author may round it up
+
+
+def test_exempt_numbers_are_not_evaluated() -> None:
+    assert mismatches(r"\unchecked{0.5} + 0.5 = 2") == []
+
+
+def test_division_by_a_value_that_may_be_zero_is_left_alone() -> None:
+    # 0.1 - 0.05 is 0.05 as written, but anything from -0.005 to 0.105 within rounding
+    assert mismatches(r"\frac{1}{0.1 - 0.05} = 5") == []
+
+
+@pytest.mark.parametrize(
+    ("latex", "message"),
+    [
+        (r"0.4004 / \ln 1 \approx 0.5776", r"0.4004 / \ln 1 divides by zero"),
+        (r"\frac{1}{0.0} = 5", r"\frac{1}{0.0} divides by zero"),
+        (r"\ln -11.875 = 2.4744",
+         r"\ln -11.875 takes the logarithm of a number that is not positive"),
+        (r"-\ln 0.0 = 0.1054", r"-\ln 0.0 takes the logarithm of a number that is not positive"),
+        (r"\sqrt{0.35 \times 0.65 / -124} = 0.0428",
+         r"\sqrt{0.35 \times 0.65 / -124} takes the square root of a negative number"),
+        (r"\boldsymbol{\ell} = (-\ln 0.9,\; -\ln 0.0) = (0.1054,\; 0.2231)",
+         r"(-\ln 0.9,\; -\ln 0.0) takes the logarithm of a number that is not positive"),
+    ],
+)
+def test_an_equation_whose_side_has_no_value_does_not_hold(latex: str, message: str) -> None:
+    [problem] = read_math(latex).arithmetic
+    assert problem.message == f"the arithmetic does not hold: {message}"
+    assert latex[problem.where :].startswith(message.split()[0])
+
+
+@pytest.mark.parametrize(
+    "latex",
+    [
+        r"\ln 0 = -\infty",  # the other side has no value to compare: a statement, not a slip
+        r"\frac{1}{0} + x = 5",  # not all arithmetic
+    ],
+)
+def test_no_value_is_only_reported_against_a_side_that_has_one(latex: str) -> None:
+    assert mismatches(latex) == []
+
+
+def test_a_matrix_of_computations_is_checked_cell_by_cell() -> None:
+    steps = r"\begin{{pmatrix}} {} \\ 1(0.3) + 2(-0.3) + 1 \end{{pmatrix}}"
+    result = r"\begin{pmatrix} -0.4 \\ 0.7 \end{pmatrix}"
+    assert mismatches(f"{steps.format('3(0.3) + 1(-0.3) - 1')} = {result}") == []
+    latex = f"{steps.format('3(0.3) + 1(0.3) - 1')} = {result}"
+    [problem] = read_math(latex).arithmetic
+    assert problem.message == "the arithmetic does not hold: 3(0.3) + 1(0.3) - 1 is 0.2, not -0.4"
+    assert latex[problem.where :].startswith("3(0.3) + 1(0.3)")  # where the computation is
+    # a determinant is no matrix of values
+    assert mismatches(r"\begin{vmatrix} 1 & 2 \\ 3 & 4 \end{vmatrix} = -2") == []
+
+
+def test_a_minus_before_a_power_negates_the_power() -> None:
+    assert mismatches(r"e^{-0.5^2/2} \approx 0.8825") == []
+    assert mismatches(r"-0.5^2 = -0.25") == []
+    assert mismatches(r"e^{-0.5^2/2} \approx 1.1331") == [
+        "the arithmetic does not hold: e^{-0.5^2/2} is 0.8825, not 1.1331"]
+
+
+@pytest.mark.parametrize("e", [r"\mathrm{e}", r"\mathrm e", r"\operatorname{e}", "e"])
+def test_an_upright_e_is_eulers_number(e: str) -> None:
+    assert mismatches(rf"{e}^{{-1.5}} = 0.2231") == []
+    assert mismatches(rf"\tfrac{{1.5^2}}{{2}}\,{e}^{{-1.5}} = 0.2510") == []
+    assert mismatches(rf"{e}^{{1.5}} = 0.2231") == [
+        f"the arithmetic does not hold: {e}^{{1.5}} is 4.4817, not 0.2231"]
+
+
+def test_scientific_notation_is_evaluated_at_the_places_it_shows() -> None:
+    assert mismatches(r"e^{-10.5} = 7.9920 \times 10^{-11}") == [
+        "the arithmetic does not hold: e^{-10.5} is 0.000027536449350, not 7.9920e-11"
+    ]
+    assert mismatches(r"e^{-10.5} = 2.7537 \times 10^{-5}") != []  # nine places: 2.7536
+    assert mismatches(r"2 + 2.7536 \times 10^{-5} \approx 1.0000") != []
+
+
+def test_a_wrong_step_of_a_derivation_is_reported_where_it_stands() -> None:
+    # Only the last step used to be compared, with the result: 4 x 13.25 went unseen.
+    latex = ("\\det \\mat{G} &= 4 \\times 13.25 - 1.5 \\times 1.5 \\\\\n"
+             "&= 39.75 - 2.25 \\\\\n&= 37.5")
+    [problem] = read_math(latex, {"mat": ("\\mathbf{#1}", 1)}).arithmetic
+    assert latex[problem.where :].startswith("4 \\times 13.25")
+    assert problem.message == (
+        "the arithmetic does not hold: 4 \\times 13.25 - 1.5 \\times 1.5 is 50.75, but "
+        "39.75 - 2.25 is 37.5"
+    )
+    assert mismatches(r"3 \times 13.25 - 1.5 \times 3 = 39.75 - 2.25") != []
+    assert mismatches(r"e^{-1/\sqrt 2} = e^{0.7071}") != []  # a dropped minus between steps
+
+
+def test_a_unit_after_the_result_does_not_hide_the_sum() -> None:
+    assert mismatches(r"0.8262 + 0.3786 + 0.25 = 1.4548 \;\text{bits}") == []
+    assert mismatches(r"0.8262 + 0.3786 + 0.375 = 1.4548 \;\text{bits}") == [
+        "the arithmetic does not hold: 0.8262 + 0.3786 + 0.375 is 1.5798, not 1.4548"
+    ]

@@ -1,0 +1,124 @@
+"""One snippet's share of a page against its transcript (unit tests of verify.py, no Sphinx)."""
+
+from __future__ import annotations
+
+from verified_problems.core import (
+    Outcome,
+    Placed,
+    PlacedValue,
+    Policy,
+    Verdict,
+    read_math,
+    read_transcript,
+    verify,
+)
+
+TRANSCRIPT = """\
+Z = [[0.70710678 0.         0.70710678]
+ [0.         0.70710678 0.70710678]
+ [0.70710678 0.70710678 1.41421356]]
+z_1_minus_max = [ 0.         -0.70710678  0.        ]
+O = [[0.80222419 0.59888791]
+ [0.59888791 0.80222419]
+ [0.75174492 0.75174492]]
+x = [0.1 0.2]
+"""
+
+
+def check(latex: str, transcript: str = TRANSCRIPT) -> list[Verdict]:
+    extract = read_math(latex, {"mat": (r"\mathbf{#1}", 1), "vec": (r"\boldsymbol{#1}", 1)})
+    named = [PlacedValue(v, tuple(Placed(c, 1, c.start, "") for c in v.cells))
+             for v in extract.named]
+    free = [Placed(n, 1, n.start, "") for n in extract.free]
+    return verify(read_transcript(transcript), named, free, [], Policy())
+
+
+def failures(latex: str, transcript: str = TRANSCRIPT) -> list[str]:
+    return [v.message for v in check(latex, transcript) if v.failed]
+
+
+def test_a_named_matrix_is_checked_entry_by_entry_with_one_based_indices() -> None:
+    latex = (r"\mat{O} = \begin{bmatrix} 0.8022 & 0.5989 \\ 0.5989 & 0.8022 \\"
+             r" 0.7518 & 0.7517 \end{bmatrix}")
+    assert failures(latex) == ["O[3,1]: prose 0.7518, printed 0.7517"]
+
+
+def test_element_reference_and_its_range() -> None:
+    assert failures(r"O_{31} = 0.7517") == []
+    assert failures(r"O_{41} = 0.7517") == ["O[4,1]: no such element, the printed O is 3×2"]
+
+
+def test_shape_mismatch_is_reported_once() -> None:
+    assert failures(r"\mat{O} = \begin{bmatrix} 0.8022 & 0.5989 \end{bmatrix}") == [
+        "O: prose is 1×2, printed is 3×2"
+    ]
+
+
+def test_a_one_dimensional_array_matches_a_row_or_a_column() -> None:
+    assert failures(r"\vec{x} = \begin{pmatrix} 0.1 \\ 0.2 \end{pmatrix}") == []
+    assert failures(r"\vec{x} = \begin{bmatrix} 0.1 & 0.2 \end{bmatrix}") == []
+
+
+def test_an_unnamed_tuple_must_be_a_printed_array_row_or_column() -> None:
+    assert failures(r"\vec{z} - \max = (0,\; -0.7071,\; 0)") == []
+    assert failures(r"(0.7071, 0.7071, 1.4142)") == []  # row 3 of Z
+    assert failures(r"(0.5989, 0.8022, 0.7517)") == []  # column 2 of O
+    whole = check(r"(0.7071, 0.7071, 1.4142)")
+    assert [(v.name, v.index) for v in whole] == [("Z", (3, 1)), ("Z", (3, 2)), ("Z", (3, 3))]
+
+
+def test_a_dropped_sign_in_an_unnamed_tuple_is_caught() -> None:
+    # Every entry is printed somewhere (0.7071 is in Z), but no printed array is this tuple.
+    assert failures(r"\vec{z} - \max = (0,\; 0.7071,\; 0)") == [
+        "z_1_minus_max[2]: prose 0.7071, printed -0.7071 (this tuple or matrix is no printed "
+        "array; compared with the closest one)"
+    ]
+
+
+def test_swapped_entries_of_an_unnamed_tuple_are_caught() -> None:
+    assert [v.outcome for v in check(r"(0.1, 0.2)")] == [Outcome.MATCH, Outcome.MATCH]
+    assert failures(r"(0.2, 0.1)") != []
+
+
+def test_a_named_but_unprinted_tuple_is_checked_whole() -> None:
+    assert failures(r"\vec{z} = (0.7071, 0, 0.7071)") == []  # row 1 of Z
+    assert failures(r"\vec{z} = (0.7071, 0, -0.7071)") != []
+
+
+def test_a_tuple_of_a_size_nothing_printed_falls_back_to_free_digits() -> None:
+    verdicts = check(r"(0.7071, 0.1, 0.2, 0.8022)")
+    assert {v.kind for v in verdicts} == {"free"}
+    assert all(v.outcome is Outcome.MATCH for v in verdicts)
+
+
+def test_free_digits_keep_their_sign() -> None:
+    assert failures(r"e^{-0.7071}") == []
+    assert failures(r"e^{-0.8022}") == [
+        "free digit: prose -0.8022 is not among the printed numbers (nearest printed -0.7071)"
+    ]
+
+
+def test_one_index_into_a_printed_column_vector_is_its_element() -> None:
+    # numpy prints a (2, 1) column as [[a] [b]]; w_2 used to name nothing and pass as a free digit
+    # wherever any printed number matched it.
+    transcript = "w = [[ 0.35333333]\n [-0.04      ]]\nv = [[0.5 0.25]]\n"
+
+    def verdicts(latex: str) -> list[tuple[str, str]]:
+        return [(v.kind, v.message) for v in check(latex, transcript)]
+
+    assert verdicts(r"w_1 = 0.3533") == [("named", "")]
+    assert verdicts(r"w_2 = 0.3533") == [("named", "w[2,1]: prose 0.3533, printed -0.0400")]
+    assert verdicts(r"v_2 = 0.25") == [("named", "")]
+    assert verdicts(r"w_3 = 0.3533") == [("named", "w[3,1]: no such element, the printed w is 2×1")]
+
+
+def test_an_unprinted_member_of_a_printed_family_is_an_error() -> None:
+    # z_1 and z_3 printed: a value written as z_2 (an index slip, or a row not printed) used to
+    # be matched against every printed array, and row 1's values passed under z_2's name.
+    transcript = "z_1 = [0.1 0.2]\nz_3 = [0.5 0.6]\nM = [[0.1 0.2]\n [0.5 0.6]]\n"
+    assert failures(r"\vec{z}_1 = (0.1,\; 0.2)", transcript) == []
+    assert failures(r"\vec{z}_2 = (0.1,\; 0.2)", transcript) == [
+        "z_2: not printed, though the snippet printed z_1, z_3; print z_2, or write the name it"
+        " was printed under"
+    ]
+    assert failures(r"\vec{y} = (0.5,\; 0.6)", transcript) == []  # no family: a printed row
