@@ -176,3 +176,67 @@ def test_a_unit_after_the_result_does_not_hide_the_sum() -> None:
     assert mismatches(r"0.8262 + 0.3786 + 0.375 = 1.4548 \;\text{bits}") == [
         "the arithmetic does not hold: 0.8262 + 0.3786 + 0.375 is 1.5798, not 1.4548"
     ]
+
+
+# -- exact fractions, the logarithm's base, units (formulas as textbooks write them) ----------
+
+
+@pytest.mark.parametrize(
+    "latex",
+    [
+        r"\frac13 - \frac14 = \frac1{12}",
+        r"\frac{1}{3} + \frac{1}{3} = \frac{2}{3}",
+        r"20/19 - 19/19 = 1/19",
+        r"\tfrac{2}{7} \times \tfrac{7}{2} = 1",
+        r"\left(\frac{1}{2}\right)^{3} = \frac{1}{8} = 0.125",
+        r"e^{1} \cdot e^{1} = e^{2}",
+        r"\sqrt{2} \cdot \sqrt{2} = 2",
+        r"\ln 2 + \ln 3 = \ln 6",
+    ],
+)
+def test_exact_values_written_two_ways_are_equal(latex: str) -> None:
+    # 1/3 - 1/4 and 1/12 differed in a 60th digit: "is 0.083333333, but \frac{1}{12} is
+    # 0.083333333".
+    assert mismatches(latex) == []
+
+
+def test_a_wrong_fraction_still_fails() -> None:
+    assert mismatches(r"\frac13 - \frac14 = \frac1{11}") != []
+    assert mismatches(r"20/19 - 19/19 = 2/19") != []
+
+
+def test_a_real_slip_of_a_textbook_is_still_caught() -> None:
+    assert mismatches(r"0.81 \approx 0.283^2") == [
+        "the arithmetic does not hold: 0.283^2 is 0.08, not 0.81"]
+
+
+@pytest.mark.parametrize(
+    ("latex", "base"),
+    [
+        (r"\log 8 = 3", 2), (r"\log_2 8 = 3", None), (r"\log_{2} 0.25 = -2", None),
+        (r"\log 1000 = 3", 10), (r"\lg 100 = 2", None), (r"\log_{10} 0.001 = -3", 2),
+        (r"\ln e^{2} = 2", 10), (r"\log 2 = 0.6931", None), (r"-\log_2 0.5 = 1", None),
+    ],
+)
+def test_the_logarithm_has_the_base_written_or_the_books(latex: str, base: int | None) -> None:
+    assert [p.message for p in read_math(latex, log_base=base).arithmetic] == []
+
+
+def test_a_book_whose_log_is_base_two_fails_a_natural_log() -> None:
+    assert [p.message for p in read_math(r"\log 2 = 0.6931", log_base=2).arithmetic] != []
+    assert [p.message for p in read_math(r"\log 8 = 3").arithmetic] != []  # natural by default
+
+
+def test_sides_with_other_units_are_not_compared() -> None:
+    assert mismatches(r"4 \times 256 \textrm{ bit} = 128 \textrm{ bytes}") == []
+    assert mismatches(r"2 \times 0.5\,\mathrm{s} = 1.5\,\mathrm{s}") != []  # the same unit
+    assert mismatches(r"8 \times 16 \text{ bits} = 128 \text{ bit}") == []
+    assert mismatches(r"8 \times 16 \text{ bits} = 127 \text{ bit}") != []  # plural agrees
+    assert mismatches(r"0.5 + 0.25 = 0.85\,\mathrm{m}") != []  # one side's unit only
+
+
+def test_a_whole_number_before_a_fraction_below_one_is_a_mixed_number() -> None:
+    assert mismatches(r"\frac{15}{4} = 3\tfrac{3}{4} = 3.75") == []
+    assert mismatches(r"2\frac{1}{2} = 2.5") == []
+    assert mismatches(r"2\frac{3}{2} = 3") == []  # above one: a product
+    assert mismatches(r"3\tfrac{3}{4} = 2.25") != []

@@ -586,7 +586,8 @@ def test_a_bare_power_of_ten_stays_apart() -> None:
     result = extract(r"0.5 \times 10^12")
     assert [n.text for n in result.free] == ["0.5"]
     assert [p.message for p in result.problems] == [
-        "`^12` raises only its first digit; write `^{12}`"
+        "`^12` raises only its first digit, as TeX reads it (it renders as `^{1}2`); write"
+        " `^{12}` to raise all of it, or `^{1}2` if that is what you mean"
     ]
 
 
@@ -890,7 +891,8 @@ def test_macro_names_may_carry_their_backslash() -> None:
 def test_a_macro_with_too_few_arguments_is_a_problem() -> None:
     result = extract(r"\mat")
     assert [p.message for p in result.problems] == [
-        "the macro `\\mat` takes 1 argument(s), but only 0 follow(s) it here"
+        "the macro `\\mat` takes 1 argument(s), but only 0 follow(s) it here; give it each"
+        " argument in braces, as its definition in verified_macros asks"
     ]
 
 
@@ -918,7 +920,8 @@ def test_an_unclosed_brace_is_a_problem_and_the_rest_is_still_read() -> None:
     assert only_named(result).names == ("x",)
     assert free(latex, result) == ["0.25"]
     [problem] = result.problems
-    assert problem.message == "unbalanced braces: the `{` at this point is never closed"
+    assert problem.message == ("unbalanced braces: the `{` at this point is never closed;"
+                               " close it with `}`, or write `\\{` for a brace the formula shows")
     assert latex[problem.where] == "{"
 
 
@@ -926,21 +929,29 @@ def test_a_stray_closing_brace_is_a_problem() -> None:
     latex = "x} = 0.5"
     result = extract(latex)
     [problem] = result.problems
-    assert problem.message == "unbalanced braces: this `}` closes no `{`"
+    assert problem.message == ("unbalanced braces: this `}` closes no `{`; drop it, or write"
+                               " `\\}` for a brace the formula shows")
     assert problem.where == 1
 
 
 @pytest.mark.parametrize(
     ("latex", "message"),
     [
-        (r"\begin{bmatrix} 0.5 & 1", "`\\begin{bmatrix}` is never closed by `\\end{bmatrix}`"),
+        (r"\begin{bmatrix} 0.5 & 1", "`\\begin{bmatrix}` is never closed by `\\end{bmatrix}`;"
+         " add it where the environment ends"),
         (r"\begin{bmatrix} 0.5 \end{pmatrix}",
          "`\\end{pmatrix}` here closes `\\begin{bmatrix}`; write `\\end{bmatrix}`"),
-        (r"0.5 \end{bar}", "`\\end{bar}` here closes no `\\begin{bar}`"),
-        (r"\left( 0.5", "this `\\left` is never closed by a `\\right`"),
-        (r"0.5 \right)", "this `\\right` has no `\\left` before it"),
-        (r"O_11 = 0.5", "`_11` subscripts only its first digit; write `_{11}`"),
-        (r"2x = $0.5", "this `$` is never closed by `$`"),
+        (r"0.5 \end{bar}", "`\\end{bar}` here closes no `\\begin{bar}`; add"
+         " `\\begin{bar}` where it starts, or drop this"),
+        (r"\left( 0.5", "this `\\left` is never closed by a `\\right`; put `\\right.`"
+         " (which shows nothing) where the pair closes"),
+        (r"0.5 \right)", "this `\\right` has no `\\left` before it; put `\\left.`"
+         " (which shows nothing) where the pair opens"),
+        (r"O_11 = 0.5", "`_11` subscripts only its first digit, as TeX reads it (it renders as"
+                        " `_{1}1`); write `_{11}` to subscript all of it, or `_{1}1` if that"
+                        " is what you mean"),
+        (r"2x = $0.5", "this `$` is never closed by `$`; close it, or write `\\$`"
+         " for a dollar sign"),
         (r"\begin 0.5", "`\\begin` needs an environment name in braces, as in `\\begin{bmatrix}`"),
     ],
 )

@@ -99,7 +99,8 @@ def test_a_block_the_scanner_declines_still_gives_its_numbers_and_its_problem() 
         (("x",), ["1.5"])
     ]
     assert [problem.message for problem in extract.problems] == [
-        "unbalanced braces: the `{` at this point is never closed"
+        "unbalanced braces: the `{` at this point is never closed; close it with `}`, or write"
+        " `\\{` for a brace the formula shows"
     ]
 
 

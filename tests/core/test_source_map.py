@@ -43,3 +43,10 @@ def test_digits_in_an_inline_code_span_are_not_the_prose_number() -> None:
 
 def test_a_sign_written_as_an_entity_is_found() -> None:
     assert Cursor(("at &minus;1.6 from lam",), 0).find_number("-1.6") == (0, 3)
+
+
+def test_a_formula_quoted_as_code_before_it_is_written_as_math_is_placed_at_the_math() -> None:
+    # The math's LaTeX was found in the code span first: its error (and make fix) named the code.
+    lines = ("A unit (`t = 0.25\\,\\mathrm{s}`) leaves it named:", "$t = 0.25\\,\\mathrm{s}$.")
+    assert Cursor(lines, 0).place_block("t = 0.25\\,\\mathrm{s}") == [(1, 1)]
+    assert Cursor(("`x = 1` and $x = 1$",), 0).place_block("x = 1") == [(0, 13)]

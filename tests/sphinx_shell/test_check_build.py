@@ -210,8 +210,8 @@ def test_the_sum_of_rounded_entries_is_not_the_printed_digit(
 FAILURES = {
     "absolute": "absolute.md:5: ERROR: snippet path '/tmp/absolute.py' is absolute; write it "
     "relative to <root>/scripts/snippets [verified.snippet-path]",
-    "braces": "braces.md:6: ERROR: unbalanced braces: the `{` at this point is never closed "
-    "[verified.latex]",
+    "braces": "braces.md:6: ERROR: unbalanced braces: the `{` at this point is never closed; "
+    "close it with `}`, or write `\\{` for a brace the formula shows [verified.latex]",
     "crash": "crash.md:5: ERROR: snippet crash.py failed at <root>/scripts/snippets/crash.py:3: "
     "ZeroDivisionError: float division by zero [verified.snippet]",
     "dotdot": "dotdot.md:5: ERROR: snippet path '../outside.py' climbs out with '..'; snippets "

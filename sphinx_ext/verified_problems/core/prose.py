@@ -19,30 +19,33 @@ from .values import ProseExtract
 _NO_MACROS: Mapping[str, MacroDef] = MappingProxyType({})
 
 
-def read_math(latex: str, macros: Mapping[str, MacroDef] = _NO_MACROS) -> ProseExtract:
+def read_math(latex: str, macros: Mapping[str, MacroDef] = _NO_MACROS, *,
+              log_base: int | None = None) -> ProseExtract:
     r"""The named values, free digits, exempt numbers, problems and arithmetic of a math block.
 
     ``latex`` is the math as written between its delimiters (``$…$``, ``$$…$$``, a
     ``{math}`` directive, an amsmath environment); ``macros`` are the book's MathJax macros
-    (``{"mat": (r"\mathbf{#1}", 1)}``, the backslash optional). Every offset in the result is
-    into ``latex``, and every problem with the block (malformed LaTeX, an equation that does
-    not hold) is a :class:`~.values.SourceProblem` in the result: this never raises on an
-    author's input.
+    (``{"mat": (r"\mathbf{#1}", 1)}``, the backslash optional); ``log_base`` is what a bare
+    ``\log`` means in this book (None: the natural logarithm; 2 or 10). Every offset in the
+    result is into ``latex``, and every problem with the block (malformed LaTeX, an equation
+    that does not hold) is a :class:`~.values.SourceProblem` in the result: this never raises
+    on an author's input.
 
     A book repeats much of its inline math (``$\mat{A}$``, ``$\sqrt{d_k}$``) page after page,
     so results are remembered by block and macros. Each call gets lists of its own; the frozen
     numbers in them may be shared with another call's.
     """
-    extract = _remembered(latex, tuple(macros.items()))
+    extract = _remembered(latex, tuple(macros.items()), log_base)
     return ProseExtract(list(extract.named), list(extract.free), list(extract.exempt),
                         list(extract.problems), list(extract.arithmetic))
 
 
 @lru_cache(maxsize=256)  # what recurs stays; a page's one-off blocks soon make room
-def _remembered(latex: str, macros: tuple[tuple[str, MacroDef], ...]) -> ProseExtract:
+def _remembered(latex: str, macros: tuple[tuple[str, MacroDef], ...],
+                log_base: int | None) -> ProseExtract:
     reading = read_latex(latex, dict(macros))
     extract = reading.extract
-    extract.arithmetic = sorted(check_equations(reading.equations, latex),
+    extract.arithmetic = sorted(check_equations(reading.equations, latex, log_base),
                                 key=lambda problem: problem.where)
     return extract
 

@@ -71,16 +71,27 @@ class Cursor:
             if not stripped:
                 placed.append(None)
                 continue
-            line, column = self.position
-            found = None
-            for index in range(line, len(self.lines)):
-                at = self.lines[index].find(stripped, column if index == line else 0)
-                if at >= 0:
-                    found = (index, at - (len(raw) - len(raw.lstrip())))
-                    self.position = (index, at + len(stripped))
-                    break
+            found = self._find_outside_code(stripped)
+            if found is not None:
+                index, at = found
+                self.position = (index, at + len(stripped))
+                found = (index, at - (len(raw) - len(raw.lstrip())))
             placed.append(found)
         return placed
+
+    def _find_outside_code(self, text: str) -> Position | None:
+        """The next occurrence of ``text`` that is not inside an inline code span (a paragraph
+        may quote a formula as code before it writes it as math)."""
+        line, column = self.position
+        for index in range(line, len(self.lines)):
+            code: list[tuple[int, int]] | None = None
+            at = self.lines[index].find(text, column if index == line else 0)
+            while at >= 0:
+                code = _code_spans(self.lines[index]) if code is None else code
+                if not any(start <= at < end for start, end in code):
+                    return (index, at)
+                at = self.lines[index].find(text, at + 1)
+        return None
 
 
 _BACKTICKS = re.compile(r"`+")

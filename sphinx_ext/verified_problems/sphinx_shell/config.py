@@ -47,7 +47,11 @@ _VALUES: dict[str, tuple[Any, str, tuple[type, ...], str]] = {
     "macros": ({}, "env", (dict,), "LaTeX macros: name -> body or [body, nargs]"),
     "kinds": (["numeric", "derivation", "proof", "concept"], "env", (list,), "problem kinds"),
     "reports": (True, "", (bool,), "write verification.json and verification.xml"),
+    "log_base": ("e", "env", (str, int), "what a bare \\log means: 'e' (natural), 2 or 10"),
 }
+
+#: The bases a bare ``\log`` may have, as ``verified_log_base`` names them (None: natural).
+_LOG_BASES: dict[object, int | None] = {"e": None, 2: 2, 10: 10}
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,8 @@ class VerifiedConfig:
     macros: dict[str, tuple[str, int]]
     kinds: tuple[str, ...]
     reports: bool
+    #: The base of a bare ``\log`` in the prose's arithmetic (None: natural).
+    log_base: int | None = None
     #: The Pygments options Sphinx lexes Python with (``highlight_options``), for the worker to
     #: lex each script the same way; None when a custom ``python`` lexer makes that impossible.
     lexer: tuple[tuple[str, Any], ...] | None = None
@@ -183,6 +189,9 @@ def _build(config: Config, confdir: Path, doctreedir: Path) -> VerifiedConfig:
     policy_text = get("policy_text")
     if not isinstance(policy_text, str):
         raise _fail("policy_text", "a string", policy_text)
+    log_base = get("log_base")
+    if isinstance(log_base, bool) or log_base not in _LOG_BASES:
+        raise _fail("log_base", "'e', 2 or 10", log_base)
     return VerifiedConfig(
         snippet_dir=(confdir / get("snippet_dir")).resolve(),
         policy=Policy(decimals=decimals, rounding=rounding),
@@ -195,6 +204,7 @@ def _build(config: Config, confdir: Path, doctreedir: Path) -> VerifiedConfig:
         macros=_macros(get("macros")),
         kinds=tuple(kinds),
         reports=bool(get("reports")),
+        log_base=_LOG_BASES[log_base],
         lexer=_python_lexer_options(config),
     )
 

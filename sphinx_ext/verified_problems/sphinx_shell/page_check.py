@@ -207,7 +207,7 @@ class _Walker:
 
     def _math(self, node: nodes.Element, exempt: bool) -> _Region:
         latex = node.astext()
-        extract = read_math(latex, self.config.macros)
+        extract = read_math(latex, self.config.macros, log_base=self.config.log_base)
         placed_lines = self._cursor(node).place_block(latex)
         placed = {
             offset: offset_to_position(latex, placed_lines, offset)

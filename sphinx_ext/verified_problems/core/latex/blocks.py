@@ -28,13 +28,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..values import NamedValue, ProseExtract, SourceProblem
+from ..values import NamedValue, ProseExtract, ProseNumber, SourceProblem
 from .brackets import Folder, match_brackets
 from .grammar import (
     Literal,
+    NameTuple,
     chain_terms,
     classify,
     equations_of,
+    is_interval,
     ragged,
     relations_of,
     rows_of,
@@ -42,7 +44,19 @@ from .grammar import (
     unwrap,
 )
 from .tokenizer import Expander, Reader
-from .tokens import Container, Env, Group, Item, Num, Tok, argument_of, is_tok, span_of, walk
+from .tokens import (
+    Container,
+    Env,
+    Group,
+    Item,
+    Num,
+    Tok,
+    argument_of,
+    is_infinity,
+    is_tok,
+    span_of,
+    walk,
+)
 from .tree import parse
 from .vocabulary import (
     BOXES,
@@ -107,26 +121,34 @@ class _Findings:
         """
         kinds = [classify(term) for term in terms]
         names = tuple(dict.fromkeys(kind for kind in kinds if isinstance(kind, str)))
+        tuples = [kind for kind in kinds if isinstance(kind, NameTuple)]
         literals = [kind for kind in kinds if isinstance(kind, Literal)]
-        if not names and not unnamed:
+        if not (names or tuples) and not unnamed:
             return False
-        if not names:
-            literals = [lit for lit in literals if len(lit.cells) > 1
-                        and any(cell.decimal for cell in lit.cells)]
+        if not (names or tuples):
+            literals = [lit for lit, term in zip(kinds, terms, strict=True)
+                        if isinstance(lit, Literal) and len(lit.cells) > 1
+                        and any(cell.decimal for cell in lit.cells) and not is_interval(term)]
         if names and not literals:
             self._unknown_environments(terms, names)
-        self._values(names, literals)
-        return bool(names)
+        self._values(names, literals, tuples)
+        return bool(names or tuples)
 
-    def _values(self, names: tuple[str, ...], literals: list[Literal]) -> None:
+    def _values(self, names: tuple[str, ...], literals: list[Literal],
+                tuples: list[NameTuple]) -> None:
         for literal in literals:
             spans = {(cell.start, cell.end) for cell in literal.cells}
             if any(cell.exempt for cell in literal.cells):
                 self.dropped |= spans
                 continue
             cells = tuple(cell.prose() for cell in literal.cells)
-            self.named.append(NamedValue(names, literal.shape, cells, literal.start))
-            self.cells |= spans
+            values = [NamedValue(names, literal.shape, cells, literal.start)] \
+                if names or not tuples else []
+            for named in tuples:
+                values += _elementwise(named, literal.shape, cells)
+            if values:  # else its decimals stay free digits
+                self.named += values
+                self.cells |= spans
 
     def _unknown_environments(self, terms: list[list[Item]], names: tuple[str, ...]) -> None:
         for term in terms:
@@ -170,18 +192,40 @@ class _Findings:
             self.problems.append(SourceProblem(where, message))
 
 
+def _elementwise(names: NameTuple, shape: tuple[int, ...],
+                 cells: tuple[ProseNumber, ...]) -> list[NamedValue]:
+    """``(y_1, y_2) = (0.625, 0.4375)``: each name, the matching entry or row (none if the
+    values have another length: the names then name nothing)."""
+    if len(cells) == len(names.names) and len(cells) > 1:
+        return [NamedValue((name,), (), (cell,), cell.start)
+                for name, cell in zip(names.names, cells, strict=True)]
+    if not shape or shape[0] != len(names.names):
+        return []
+    size = len(cells) // shape[0]
+    return [NamedValue((name,), shape[1:], cells[k * size:(k + 1) * size], cells[k * size].start)
+            for k, name in enumerate(names.names)]
+
+
 def _bare_scripts(items: Sequence[Item]) -> Iterator[SourceProblem]:
-    r"""``x_11``, ``x^12``: TeX scripts only the first digit, which an author rarely means."""
+    r"""``x_11``, ``x^12``: TeX scripts only the first digit, which an author rarely means.
+
+    A macro is one token, so ``\sum_{t=0}^\infty`` scripts all of ``\infty``: no problem.
+    The message offers both readings, one of them what the author's LaTeX renders.
+    """
     for k, item in enumerate(items):
         if isinstance(item, Container):
             yield from _bare_scripts(item.items)
             continue
         mark = items[k - 1] if k else None
         if (isinstance(item, Num) and item.own and len(item.text) > 1
-                and isinstance(mark, Tok) and mark.text in SCRIPTS):
-            yield SourceProblem(item.start, f"`{mark.text}{item.text}` {SCRIPTS[mark.text]}"
-                                            f" only its first digit; write"
-                                            f" `{mark.text}{{{item.text}}}`")
+                and isinstance(mark, Tok) and mark.text in SCRIPTS and not is_infinity(item)):
+            script, first, rest = mark.text, item.text[0], item.text[1:]
+            yield SourceProblem(item.start, f"`{script}{item.text}` {SCRIPTS[script]} only its"
+                                            f" first digit, as TeX reads it (it renders as"
+                                            f" `{script}{{{first}}}{rest}`); write"
+                                            f" `{script}{{{item.text}}}` to {SCRIPTS[script][:-1]}"
+                                            f" all of it, or `{script}{{{first}}}{rest}` if"
+                                            " that is what you mean")
 
 
 def _nested_blocks(items: Sequence[Item]) -> Iterator[Sequence[Item]]:

@@ -42,6 +42,7 @@ from .vocabulary import (
     OPENERS,
     OPTIONAL_ARGUMENT,
     SCIENTIFIC_TIMES,
+    SCRIPT_MARKS,
     SIGN_CONTEXT,
     SIZED,
     SIZED_LEFT,
@@ -144,7 +145,8 @@ def _close(stack: list[_Frame], closer: tuple[Tok, ...], paired: bool,
         return
     if not any(frame.paired for frame in stack):
         problems.append(SourceProblem(closer[0].start, "this `\\right` has no `\\left` before"
-                                                       " it"))
+                                                       " it; put `\\left.` (which shows"
+                                                       " nothing) where the pair opens"))
         stack[-1].items.extend(closer)
         return
     while not stack[-1].paired:
@@ -163,7 +165,9 @@ def _abandon(stack: list[_Frame], problems: list[SourceProblem]) -> None:
     frame = stack.pop()
     if frame.paired:
         problems.append(SourceProblem(frame.opener[0].start, "this `\\left` is never closed"
-                                                             " by a `\\right`"))
+                                                             " by a `\\right`; put `\\right.`"
+                                                             " (which shows nothing) where"
+                                                             " the pair closes"))
     stack[-1].items.extend(frame.opener)
     stack[-1].items.extend(frame.items)
 
@@ -238,6 +242,8 @@ class Folder:
                 and ten.text == "10" and is_tok(caret, "^")
                 and isinstance(exponent, Num | Group)):
             return None
+        if i and is_tok(items[i - 1], SCRIPT_MARKS):
+            return None  # the 6 of `10^6 \times 10^3` is an exponent, no number of its own
         parts = [mantissa, times, ten, caret, exponent]
         power = _integer(exponent)
         if power is None or not all(self._adjacent(a, b) for a, b in pairwise(parts)):

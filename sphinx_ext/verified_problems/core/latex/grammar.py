@@ -54,8 +54,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from decimal import Decimal
 
-from .tokens import Delim, Env, Group, Item, Num, Tok, argument_of, is_tok, span_of, text_of, walk
+from .tokens import (
+    Delim,
+    Env,
+    Group,
+    Item,
+    Num,
+    Tok,
+    argument_of,
+    is_infinity,
+    is_tok,
+    span_of,
+    text_of,
+    walk,
+)
 from .vocabulary import (
     ARRAY_ENVIRONMENTS,
     CHAIN_ENDS,
@@ -72,6 +86,7 @@ from .vocabulary import (
     RELATIONS,
     SEPARATORS,
     SUBSCRIPT_MARKS,
+    TEXT_MACROS,
     TRANSPOSE_MARKS,
     WORD_WRAPPERS,
     WRAPPERS,
@@ -88,6 +103,7 @@ def equations_of(items: Sequence[Item]) -> list[list[Item]]:
     on over lines, ``\\ &\\quad + 0.4011``). Names and numbers listed in pairs,
     ``\\lambda_1, \\lambda_2 = 3.6180, 1.3820``, are an equation a pair.
     """
+    items = _words_between(items)
     equations: list[list[Item]] = [[]]
     by_comma: list[bool] = []  # whether equations k and k + 1 were split by a lone comma
     i = 0
@@ -107,6 +123,38 @@ def equations_of(items: Sequence[Item]) -> list[list[Item]]:
             by_comma.append(i - run == 1 and is_tok(items[run], ","))
             equations.append([])
     return [equation for equation in _paired(equations, by_comma) if equation]
+
+
+#: Text in running words: ``\\text{…}`` and its kin, not the ``\\mathrm`` of a function name.
+_WORD_TEXTS = frozenset("\\" + name for name in TEXT_MACROS)
+
+
+def _words_between(items: Sequence[Item]) -> Sequence[Item]:
+    r"""``items`` with words in ``\text{…}`` that stand before a name made a separator.
+
+    ``N = 10 \text{ firms, each with capacity } K = 40``: the words end one equation and the
+    name starts the next, so ``N`` is not given ``K``'s value. Words at the end of a term
+    are its unit (``1.4548 \text{ bits}``), and a name written as a word stays a name
+    (``\text{loss} = 0.25``).
+    """
+    if not any(type(item) is Tok and item.text in _WORD_TEXTS for item in items):
+        return items
+    out: list[Item] = []
+    for k, item in enumerate(items):
+        macro = out[-1] if out else None
+        if (isinstance(item, Group) and isinstance(macro, Tok) and macro.text in _WORD_TEXTS
+                and _holds_words(item) and k + 1 < len(items)
+                and _name_head(items[k + 1:]) is not None):
+            out[-1] = Tok("\\quad", macro.start, item.end, own=macro.own)
+        else:
+            out.append(item)
+    return out
+
+
+def _holds_words(group: Group) -> bool:
+    pieces = list(walk(group.items))
+    return (not any(isinstance(piece, Num) for piece in pieces)
+            and any(_is_letter(piece) for piece in pieces))
 
 
 def _paired(equations: list[list[Item]], by_comma: list[bool]) -> list[list[Item]]:
@@ -202,11 +250,35 @@ def without_unit(items: Sequence[Item]) -> Sequence[Item]:
     arithmetic.
     """
     items = _strip(items)
-    if (len(items) >= 3 and isinstance(items[-3], Num) and is_tok(items[-2], _UNIT_MACROS)
-            and isinstance(items[-1], Group) and not any(
-                isinstance(item, Num) for item in walk(items[-1].items))):
-        return _strip(items[:-2])
-    return items
+    return _strip(items[:-2]) if _ends_in_unit(items) else items
+
+
+def unit_of(items: Sequence[Item]) -> str | None:
+    """The unit written after a term's last number, as written (``bit`` in ``256\\,\\textrm{
+    bit}``), if the term ends in one; the arithmetic compares no sides whose units differ."""
+    items = _strip(items)
+    while len(items) == 1 and isinstance(items[0], Group):
+        items = _strip(items[0].items)
+    unit = items[-1] if _ends_in_unit(items) else None
+    if not isinstance(unit, Group):
+        return None
+    return "".join(text_of(item) for item in walk(unit.items))
+
+
+def _ends_in_unit(items: Sequence[Item]) -> bool:
+    return (len(items) >= 3 and isinstance(items[-3], Num) and is_tok(items[-2], _UNIT_MACROS)
+            and isinstance(items[-1], Group) and not _digits_but_powers(items[-1].items))
+
+
+def _digits_but_powers(items: Sequence[Item]) -> bool:
+    """Whether ``items`` hold a number other than a power (``\\mathrm{m/s^2}`` holds none)."""
+    for k, item in enumerate(items):
+        if k and is_tok(items[k - 1], "^"):
+            continue
+        if isinstance(item, Num) or (isinstance(item, Group | Delim)
+                                     and _digits_but_powers(item.items)):
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -218,14 +290,58 @@ class Literal:
     start: int
 
 
-def classify(term: Sequence[Item]) -> str | Literal | None:
-    """A term as a name (its normal form), a literal, or None for an expression."""
+@dataclass(frozen=True)
+class NameTuple:
+    """A tuple of names, ``(y_1, y_2)``: each takes the matching entry of a tuple of values."""
+
+    names: tuple[str, ...]
+
+
+def classify(term: Sequence[Item]) -> str | Literal | NameTuple | None:
+    """A term as a name (its normal form), a literal, a tuple of names, or None (an
+    expression)."""
     items = unwrap(term)
     literal = _literal(items)
     if literal is not None:
         return literal
     name = _name(items)
-    return name.render() if name is not None else None
+    if name is not None:
+        return name.render()
+    return _name_tuple(items)
+
+
+def _name_tuple(items: Sequence[Item]) -> NameTuple | None:
+    r"""``(y_1, y_2)``, ``(\rho, \sigma_w, \sigma_v)``: two or more names in brackets, or a
+    matrix of names (``\begin{pmatrix} x_1 \\ x_2 \end{pmatrix}``, row-major)."""
+    if len(items) != 1:
+        return None
+    item = items[0]
+    if isinstance(item, Env) and item.name in MATRIX_ENVIRONMENTS:
+        entries = [cell for row in rows_of(item) for cell in row]
+    elif isinstance(item, Delim) and item.opener in "([":
+        entries = split_at(_strip(item.items), ",")
+    else:
+        return None
+    names = [_name(unwrap(entry)) for entry in entries]
+    if len(names) < 2 or any(name is None for name in names):
+        return None
+    return NameTuple(tuple(name.render() for name in names if name is not None))
+
+
+def is_interval(term: Sequence[Item]) -> bool:
+    r"""Whether a term is an interval of two numbers, ``[0,\, 0.045]`` or ``[-1.96, 1.96]``.
+
+    Square brackets around two numbers, the first below the second: what follows "lies in" in
+    a sentence. Its decimals are free digits, not an array the snippet must have printed.
+    """
+    items = unwrap(term)
+    if len(items) != 1 or not isinstance(items[0], Delim) or items[0].opener != "[":
+        return False
+    ends = [_scalar(entry) for entry in split_at(_strip(items[0].items), ",")]
+    if len(ends) != 2:
+        return False
+    low, high = ends
+    return low is not None and high is not None and Decimal(low.text) < Decimal(high.text)
 
 
 # -- literals --
@@ -452,7 +568,7 @@ def _name_tail(name: _Name, rest: Sequence[Item]) -> _Name | None:
 
 def _subscript(item: Item) -> str | None:
     """A subscript as the name writes it: ``1``, ``k``, ``ij``, ``10,2``, ``max``."""
-    if isinstance(item, Num) and item.own and len(item.text) > 1:
+    if isinstance(item, Num) and item.own and len(item.text) > 1 and not is_infinity(item):
         return None  # TeX subscripts only the first digit of a bare `_11`
     inner = argument_of(item)
     named = _name(inner)

@@ -41,6 +41,8 @@ from .tokens import (
 )
 from .tree import LatexSyntaxError, Node, parse_strict
 from .vocabulary import (
+    CONNECTIVE_WRAPPERS,
+    CONNECTIVES,
     DELIMITER_MACROS,
     DROPPED,
     DROPPED_WITH_ARGUMENT,
@@ -148,11 +150,31 @@ class Reader:
                 return i + 2
             return i + 1 if _is_group(nodes, i) else i
         follows_group = _is_group(nodes, i)
+        if follows_group and name in CONNECTIVE_WRAPPERS and _is_connective(nodes[i]):
+            out.append(self._tok("\\quad", node.start, nodes[i].end))  # \text{ and }
+            return i + 1
         out.append(self._tok("\\" + name, node.start, node.end))
         if name in TEXT_MACROS and follows_group:
             out.append(self._group(nodes[i], text=True))
             return i + 1
         return i
+
+
+_FIRST_WORD = re.compile(r"[\s,;:]*(?P<word>[A-Za-z][A-Za-z./]*)")
+
+
+def _is_connective(group: Node) -> bool:
+    """Whether a ``\\text{…}`` group holds words that join equations (``and``, ``where``)."""
+    if not all(child.kind == "chars" for child in group.children):
+        return False
+    text = "".join(child.text for child in group.children)
+    if any(c.isdigit() for c in text):
+        return False
+    found = _FIRST_WORD.match(text)
+    if found is None:
+        return bool(text.strip()) and not text.strip(" ,;")  # `\text{, }`: a comma
+    word = found["word"].lower()
+    return word in CONNECTIVES or word.rstrip(".,") in CONNECTIVES
 
 
 def _is_group(nodes: Sequence[Node], i: int) -> bool:
@@ -217,7 +239,8 @@ class Expander:
         if len(arguments) < count:
             self.problems.append(SourceProblem(
                 macro.start, f"the macro `{macro.text}` takes {count} argument(s), but only"
-                             f" {len(arguments)} follow(s) it here"))
+                             f" {len(arguments)} follow(s) it here; give it each argument in"
+                             " braces, as its definition in verified_macros asks"))
         if depth == 0:  # each macro the author wrote gets a fresh budget
             self.budget = EXPANSION_BUDGET
         if self.budget <= 0 or depth >= EXPANSION_DEPTH:

@@ -137,5 +137,10 @@ def is_bracketed(item: Item, opener: str) -> bool:
     return isinstance(item, Delim) and item.opener == opener
 
 
+def is_infinity(item: Item) -> bool:
+    r"""Whether ``item`` is ``\infty``: a number that is one token, as a script takes it whole."""
+    return isinstance(item, Num) and item.text.lstrip("-") == "inf"
+
+
 def text_of(item: Item) -> str:
     return item.text if isinstance(item, Tok | Num) else ""

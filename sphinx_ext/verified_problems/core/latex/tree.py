@@ -203,7 +203,8 @@ def _parse_problems(source: str, nodes: list[Any], error: BaseException) -> list
     message = str(getattr(error, "msg", "") or error)
     where = int(getattr(error, "pos", 0) or 0)
     if "mismatching closing brace" in message:
-        return [SourceProblem(where, "unbalanced braces: this `}` closes no `{`")]
+        return [SourceProblem(where, "unbalanced braces: this `}` closes no `{`; drop it, or"
+                                     " write `\\}` for a brace the formula shows")]
     bad = re.search(r"Bad \\(begin|end) macro", message)
     if bad:
         word = bad.group(1)
@@ -212,7 +213,8 @@ def _parse_problems(source: str, nodes: list[Any], error: BaseException) -> list
     stray = re.search(r"Unexpected closing environment: '([^']*)'", message)
     if stray:
         name = stray.group(1)
-        return [SourceProblem(where, f"`\\end{{{name}}}` here closes no `\\begin{{{name}}}`")]
+        return [SourceProblem(where, f"`\\end{{{name}}}` here closes no `\\begin{{{name}}}`;"
+                                     f" add `\\begin{{{name}}}` where it starts, or drop this")]
     wrong = re.search(r"environment: '([^']*)', was expecting '([^']*)'", message)
     if wrong:
         found, expected = wrong.groups()
@@ -233,17 +235,20 @@ def _unclosed(source: str, nodes: list[Any]) -> list[SourceProblem]:
         end = node.pos + node.len
         if isinstance(node, latexwalker.LatexGroupNode) and not _closes(node, source, "}"):
             found.append(SourceProblem(node.pos, "unbalanced braces: the `{` at this point is"
-                                                 " never closed"))
+                                                 " never closed; close it with `}`, or write"
+                                                 " `\\{` for a brace the formula shows"))
         if isinstance(node, latexwalker.LatexEnvironmentNode):
             name = node.environmentname
             if not re.search(r"\\end\s*\{" + re.escape(name) + r"\}\s*$", source[:end]):
                 found.append(SourceProblem(node.pos, f"`\\begin{{{name}}}` is never closed by"
-                                                     f" `\\end{{{name}}}`"))
+                                                     f" `\\end{{{name}}}`; add it where the"
+                                                     " environment ends"))
         if isinstance(node, latexwalker.LatexMathNode):
             opener, closer = node.delimiters
             if not source[node.pos : end].endswith(closer) or node.len <= len(opener):
                 found.append(SourceProblem(node.pos, f"this `{opener}` is never closed by"
-                                                     f" `{closer}`"))
+                                                     f" `{closer}`; close it, or write `\\$`"
+                                                     " for a dollar sign"))
         found.extend(_unclosed(source, getattr(node, "nodelist", None) or []))
     return found
 

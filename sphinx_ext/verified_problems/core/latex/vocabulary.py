@@ -48,6 +48,8 @@ WORD_WRAPPERS = _macro_names(
 WRAPPERS = WORD_WRAPPERS | _macro_names(
     "mathbf boldsymbol bm vec mathcal mathbb mathfrak mathscr symbf pmb"
 )
+#: Accents and decorations, with the mark a name takes from them (``\\check\\phi`` is
+#: ``phi_check``): every accent MathJax knows, a wide form marking as its narrow one.
 DECORATIONS = {
     "\\hat": "hat",
     "\\widehat": "hat",
@@ -57,8 +59,30 @@ DECORATIONS = {
     "\\widetilde": "tilde",
     "\\dot": "dot",
     "\\ddot": "ddot",
+    "\\dddot": "dddot",
+    "\\ddddot": "ddddot",
+    "\\check": "check",
+    "\\widecheck": "check",
+    "\\breve": "breve",
+    "\\acute": "acute",
+    "\\grave": "grave",
+    "\\mathring": "ring",
+    "\\underline": "underline",
+    "\\overrightarrow": "arrow",
+    "\\overleftarrow": "leftarrow",
 }
 TEXT_MACROS = _names("text textrm textit textbf textsf texttt textnormal textup mbox hbox emph")
+#: Words that join two equations when they stand in ``\\text{…}`` (``p_1 = 0.25 \\text{ and }
+#: p_2 = 0.75``): the text then separates the equations as ``\\quad`` does. Only the first word
+#: of the text counts (``\\text{for all } i``), and a text holding a digit is never one.
+CONNECTIVES = _names(
+    "and or nor for where whereas wherein if iff when whenever while with without then so hence"
+    " thus therefore since because but otherwise else unless given as at by from to via using"
+    " also which such that let we is are gives yields implies respectively provided on over all"
+    " each every any i.e. e.g. ie eg s.t. st resp. cf. and/or vs. versus"
+)
+#: What may hold a connective word: the text macros, and ``\mathrm`` as some books write it.
+CONNECTIVE_WRAPPERS = TEXT_MACROS | frozenset(["mathrm"])
 DROPPED = frozenset(
     [",", ";", ":", "!", " ", ">", "enspace", "thinspace", "medspace", "thickspace",
      "negthinspace", "negmedspace", "negthickspace", "nonumber", "notag", "displaystyle",
