@@ -103,6 +103,9 @@ def test_a_unit_is_no_connective_and_a_name_in_text_stays_a_name() -> None:
     assert named(read_math(r"H = 1.4548 \;\text{bits}")) == [(("H",), ["1.4548"])]
     assert named(read_math(r"\text{loss} = 0.25")) == [(("loss",), ["0.25"])]
     assert named(read_math(r"v = 3.5 \text{ meters per second}")) == [(("v",), ["3.5"])]
+    assert named(read_math(r"\mathrm{AS} = 0.5")) == [(("AS",), ["0.5"])]  # an acronym
+    assert named(read_math(r"x = 0.5 \text{ Where } y = 0.25")) == [(("x",), ["0.5"]),
+                                                                    (("y",), ["0.25"])]
 
 
 def test_a_minus_after_a_connective_is_a_sign() -> None:

@@ -173,7 +173,10 @@ def _is_connective(group: Node) -> bool:
     found = _FIRST_WORD.match(text)
     if found is None:
         return bool(text.strip()) and not text.strip(" ,;")  # `\text{, }`: a comma
-    word = found["word"].lower()
+    written = found["word"]
+    if written not in (written.lower(), written.capitalize()):
+        return False  # \\mathrm{AS}: an acronym, a name
+    word = written.lower()
     return word in CONNECTIVES or word.rstrip(".,") in CONNECTIVES
 
 
