@@ -14,7 +14,7 @@ venv: $(STAMP)
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,live]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[book,test,live]'
 	@touch $(STAMP)
 
 ## html: build the book into _build/html (fails on any wrong digit or warning)

@@ -13,6 +13,7 @@ sys.path.insert(0, str(ROOT / "sphinx_ext"))  # the extension also works uninsta
 project = "Mathematics for Machine Learning: Worked Problems"
 author = "The authors"
 copyright = "2026, the authors"
+version = release = "0.1"
 
 extensions = [
     "myst_parser",
@@ -59,18 +60,7 @@ html_theme_options = {
 }
 html_last_updated_fmt = None
 
-latex_engine = "pdflatex"
-# pdflatex knows no ▲ △ ✓ ✗ (the problem header's difficulty and verified mark): map them.
-latex_elements = {
-    "preamble": "\n".join([
-        r"\usepackage{amssymb}",
-        r"\DeclareUnicodeCharacter{25B2}{\ensuremath{\blacktriangle}}",
-        r"\DeclareUnicodeCharacter{25B3}{\ensuremath{\vartriangle}}",
-        r"\DeclareUnicodeCharacter{2713}{\ensuremath{\checkmark}}",
-        r"\DeclareUnicodeCharacter{2717}{\ensuremath{\times}}",
-        "",
-    ]),
-}
+latex_engine = "pdflatex"  # the extension declares the characters it writes
 
 
 def setup(app: object) -> None:

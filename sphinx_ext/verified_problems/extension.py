@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
+#: The oldest Sphinx the extension is tested with (``make test`` builds with it too).
+OLDEST_SPHINX = "7.4"
+
 
 def setup_extension(app: Sphinx, version: str) -> ExtensionMetadata:
     """Register every feature.
@@ -34,6 +37,7 @@ def setup_extension(app: Sphinx, version: str) -> ExtensionMetadata:
     is part of the behaviour: the verdict (``build-finished``, 400) comes before the reports
     (450) and the worker's end (900).
     """
+    app.require_sphinx(OLDEST_SPHINX)
     setup_config(app)
     setup_render(app)
     setup_numeric_directive(app)

@@ -24,7 +24,7 @@ from support import PROJECT, soup
 
 pytestmark = pytest.mark.slow
 
-BUILDERS = ("singlehtml", "dirhtml", "latex", "text")
+BUILDERS = ("singlehtml", "dirhtml", "latex", "text", "epub")
 PAGE = "problems/ii-3-b01-attention-by-hand"
 SOURCE = PROJECT / "book" / f"{PAGE}.md"
 SNIPPETS = PROJECT / "scripts" / "snippets"
@@ -54,7 +54,7 @@ class Output:
 
 @pytest.fixture(scope="module")
 def builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Output]]:
-    """The book built with each builder, all four at once, each with its own doctrees."""
+    """The book built with each builder, all at once, each with its own doctrees."""
     out = tmp_path_factory.mktemp("builders")
     running = {}
     for builder in BUILDERS:

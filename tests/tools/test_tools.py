@@ -36,11 +36,14 @@ PAGE = Path("book/problems/ii-3-b01-attention-by-hand.md")
 DOCNAME = "problems/ii-3-b01-attention-by-hand"
 TIMEOUT = 120
 T = TypeVar("T")
-#: The real book's pages with a check, by docname: the reports list exactly these.
+#: The real book's pages with a check (outside code blocks that show one), by docname: the
+#: reports list exactly these.
+_FENCED_CODE = re.compile(r"^(`{3,}|~{3,})[^{\n]*\n.*?^\1\s*$", re.MULTILINE | re.DOTALL)
 CHECKED_PAGES = sorted(
     path.relative_to(PROJECT / "book").with_suffix("").as_posix()
     for path in (PROJECT / "book").rglob("*.md")
-    if "{check-numeric}" in path.read_text(encoding="utf-8")
+    if re.search(r"^:::\{check-numeric\}",
+                 _FENCED_CODE.sub("", path.read_text(encoding="utf-8")), re.MULTILINE)
 )
 
 
@@ -216,7 +219,7 @@ def test_fix_check_diff_then_fix_restores_named_digits_and_lists_the_free_one(
 
     # --diff: a unified diff of the page, exit 0, nothing written
     diff = verified_fix(project, "--diff")
-    assert diff.returncode == 0, diff.stderr
+    assert diff.returncode == 1, diff.stderr  # the free digit is left for a person
     assert f"--- {PAGE}\n+++ {PAGE}\n" in diff.stdout
     assert f"@@ -{a12.line - 3},7 +{a12.line - 3},7 @@" in diff.stdout  # 3 lines of context
     assert diff_lines(diff.stdout, "-") == diff_lines(check.stdout, "-")
@@ -226,7 +229,7 @@ def test_fix_check_diff_then_fix_restores_named_digits_and_lists_the_free_one(
 
     # the fix: the named digits put back byte for byte, the free one listed at its line
     fixed = verified_fix(project)
-    assert fixed.returncode == 0, fixed.stderr
+    assert fixed.returncode == 1, fixed.stderr  # something is left to fix by hand
     assert page.read_bytes() == swap(text, free, "0.4932").encode("utf-8")
     listed = [line for line in fixed.stdout.splitlines() if "not fixed" in line]
     assert listed, fixed.stdout
@@ -250,6 +253,17 @@ def test_fix_check_diff_then_fix_restores_named_digits_and_lists_the_free_one(
     final = verified_fix(project, "--check")
     assert final.returncode == 0, final.stdout + final.stderr
     assert "not fixed" not in final.stdout and "@@" not in final.stdout
+
+
+def test_fix_in_a_folder_without_a_project_says_so_without_a_traceback(tmp_path: Path) -> None:
+    # With its old defaults (book/, conf/) it printed Sphinx's "Application error!" traceback.
+    done = run([BIN / "verified-fix"], tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == (f"verified-fix: no conf.py in {Path()}; give the folder that"
+                           " holds it with --conf (as sphinx-build's -c)\n")
+    missing = run([BIN / "verified-fix", "docs"], tmp_path)
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr
+    assert missing.stderr.startswith("verified-fix: no source folder docs;")
 
 
 def test_fix_keeps_crlf_line_endings_and_non_ascii_text(tmp_path: Path) -> None:
@@ -686,6 +700,29 @@ def test_a_declaration_shown_in_a_code_block_declares_nothing(tmp_path: Path) ->
                  "--snippets", "snippets"], tmp_path)  # the real declaration still counts
     assert again.returncode == 2
     assert f"{NEW_ID} is already declared in {page.relative_to(tmp_path)}" in again.stderr
+
+
+def test_a_new_problem_checked_then_built_is_in_the_index_and_the_verification_page(
+    tmp_path: Path,
+) -> None:
+    # make check read the new page; make html, sharing its environment, then found nothing new
+    # and kept the Problem index and the Verification page as they were.
+    project = new_project(tmp_path / "project")
+
+    def sphinx(builder: str) -> subprocess.CompletedProcess[str]:
+        return run([BIN / "sphinx-build", "-q", "-b", builder, "-c", "conf", "-d",
+                    "_build/doctrees", "book", f"_build/{builder}"], project)
+
+    assert sphinx("html").returncode == 0
+    assert run([BIN / "verified-new-problem", NEW_ID, NEW_TITLE, "--book", "book",
+                "--snippets", "scripts/snippets"], project).returncode == 0
+    assert make_check(project).returncode == 0
+    assert sphinx("html").returncode == 0
+    html = project / "_build" / "html"
+    index = soup(html / "problem-index.html").select_one("table.problem-index")
+    report = soup(html / "verification.html").select_one("table.verification-report")
+    assert index is not None and NEW_ID in index.get_text()
+    assert report is not None and NEW_ID in report.get_text()
 
 
 def test_verification_page_lists_every_problem_as_verified(scaffolded: Scaffolded) -> None:

@@ -244,5 +244,17 @@ def _publish_macros(app: Sphinx, config: Config) -> None:
         for name, (body, n) in {**macros, "unchecked": ("#1", 1)}.items()
     )
     elements = dict(config.latex_elements or {})
-    elements["preamble"] = elements.get("preamble", "") + preamble
+    elements["preamble"] = elements.get("preamble", "") + _MARKS_PREAMBLE + preamble
     config.latex_elements = elements
+
+
+#: What pdflatex needs for the characters the extension itself writes: the difficulty
+#: triangles of a problem header and the verified mark (``\providecommand`` and
+#: ``\DeclareUnicodeCharacter`` leave a book's own definitions of them in force).
+_MARKS_PREAMBLE = "".join([
+    "\\usepackage{amssymb}\n",
+    "\\DeclareUnicodeCharacter{25B2}{\\ensuremath{\\blacktriangle}}\n",
+    "\\DeclareUnicodeCharacter{25B3}{\\ensuremath{\\vartriangle}}\n",
+    "\\DeclareUnicodeCharacter{2713}{\\ensuremath{\\checkmark}}\n",
+    "\\DeclareUnicodeCharacter{2717}{\\ensuremath{\\times}}\n",
+])

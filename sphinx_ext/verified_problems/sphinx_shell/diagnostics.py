@@ -52,10 +52,16 @@ class Subtype(StrEnum):
     PROBLEM = "problem"
     #: A configuration value of the extension has the wrong type or range.
     CONFIG = "config"
+    #: The project lacks what a page needs: a ``:::{check-numeric}`` left as text because
+    #: MyST's ``colon_fence`` is off.
+    HOST = "host"
+    #: A page's math uses a macro that neither MathJax nor the project defines (advisory: the
+    #: reader sees it in red, and the checker cannot know what it means).
+    MACRO = "macro"
 
 
 #: Subtypes that are advisory: they are printed but do not fail the build.
-ADVISORY = frozenset({Subtype.PRECISION})
+ADVISORY = frozenset({Subtype.PRECISION, Subtype.MACRO})
 
 
 @dataclass(frozen=True)

@@ -351,9 +351,12 @@ def _pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """
     domain = problem_domain(env)
     table = {key: tuple(p._replace(line=0)) for key, p in domain.problems.items()}
-    published: dict[str, tuple[Any, ...]] = domain.data["published"]
+    # What each output folder was last written with: `make check` then `make html` share an
+    # environment, and the HTML must not keep the index the check build saw changed.
+    by_output: dict[str, dict[str, tuple[Any, ...]]] = domain.data["published"]
+    published = by_output.get(str(app.outdir), {})
     changed = {k for k in table.keys() | published.keys() if table.get(k) != published.get(k)}
-    domain.data["published"] = table
+    by_output[str(app.outdir)] = table
     rewrite = set(domain.data["index_pages"]) if changed else set()
     for docname, targets in domain.data["refs"].items():
         if targets & changed or targets - table.keys():

@@ -2,8 +2,10 @@
 
 Sphinx writes its output in place: a build killed half-way can leave a page or
 ``searchindex.js`` cut short, and the next build, judging by modification times, keeps them.
-So a marker file in the output folder says a build is under way; if the next build finds it,
-the last one never finished, and every page is read and written again. Separately, a search
+So a marker file says a build into an output folder is under way; if the next build finds it,
+the last one never finished, and every page is read and written again. The marker lives beside
+the doctrees, named after the output folder: in the output folder itself, an epub would pack
+it (and warn about it). Separately, a search
 index that cannot be read (an output folder removed while the doctrees were kept) also makes
 every page be read again: with no page to read, Sphinx 9.0 fails on an empty index, and with a
 few it publishes an incomplete one.
@@ -11,6 +13,7 @@ few it publishes an incomplete one.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,11 +25,14 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-MARKER = ".verified-build-unfinished"
+def marker_path(doctreedir: Path, outdir: Path) -> Path:
+    """Where the marker of a build into ``outdir`` stands while the build is under way."""
+    key = hashlib.sha256(str(outdir.resolve()).encode("utf-8", "surrogatepass")).hexdigest()
+    return doctreedir / "verified-unfinished" / key[:16]
 
 
 def _marker(app: Sphinx) -> Path:
-    return Path(app.outdir) / MARKER
+    return marker_path(Path(app.doctreedir), Path(app.outdir))
 
 
 def _start(app: Sphinx) -> None:

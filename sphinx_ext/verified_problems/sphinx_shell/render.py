@@ -14,6 +14,7 @@ from .digit_marks import wrap_digits
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.config import Config
 
 
 def _skip(self: Any, node: nodes.Element) -> None:
@@ -136,10 +137,12 @@ def _single_page_links(app: Sphinx, doctree: nodes.document, docname: str) -> No
             reference["refuri"] = "#" + (target if ids[target] == 1 else page)
 
 
-def _add_static(app: Sphinx) -> None:
+def _add_static(app: Sphinx, config: Config) -> None:
+    """Serve the stylesheet: set once the configuration is read, before Sphinx compares it
+    with the last build's, so that a no-op build finds no change of configuration."""
     static = str(Path(__file__).parent / "static")
-    if static not in app.config.html_static_path:
-        app.config.html_static_path.append(static)
+    if static not in config.html_static_path:
+        config.html_static_path = [*config.html_static_path, static]
 
 
 def setup_render(app: Sphinx) -> None:
@@ -154,5 +157,5 @@ def setup_render(app: Sphinx) -> None:
     for marked in (vnodes.marked_math, vnodes.marked_math_block):
         app.add_node(marked, html=(_visit_marked_math_html, _skip))
     app.add_css_file("verified.css")
-    app.connect("builder-inited", _add_static)
+    app.connect("config-inited", _add_static)
     app.connect("doctree-resolved", _single_page_links, priority=900)  # after the tables' links

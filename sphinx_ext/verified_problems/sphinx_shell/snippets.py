@@ -197,7 +197,7 @@ def prefetch(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     config = read_config(app)
     requests: list[SnippetRequest] = []
     for docname in docnames:
-        requests.extend(_requests_in(config, env.doc2path(docname)))
+        requests.extend(_requests_in(config, Path(env.doc2path(docname))))
     forked_readers = app.parallel > 1
     state = _state(env)
     todo = list(dict.fromkeys(r for r in requests if r not in state.results))

@@ -149,8 +149,16 @@ def run_check(source: Path, conf: Path, build: Path) -> tuple[int, dict[str, Any
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``verified-fix``: 0 when nothing is left to fix, 1 when --check finds work."""
+    """Entry point of ``verified-fix``: 0 when nothing is left to fix; 1 when a divergence is
+    left for a person (or, with ``--check``, when a digit would change); 2 when the check build
+    cannot be run."""
     args = _parser().parse_args(argv)
+    if args.conf is None:
+        args.conf = args.source  # as sphinx-build: conf.py beside the sources
+    problem = _unusable(args.source, args.conf)
+    if problem is not None:
+        sys.stderr.write(f"verified-fix: {problem}\n")
+        return 2
     status, report, printed = run_check(args.source, args.conf, args.build)
     if report is None or status not in (0, 1):
         sys.stderr.write(printed)
@@ -161,15 +169,29 @@ def main(argv: list[str] | None = None) -> int:
     for edit in edits:
         by_file[edit.path].append(edit)
     changed = 0
-    for path, file_edits in sorted(by_file.items()):
-        changed += _fix_file(path, file_edits, write=not (args.check or args.diff))
+    try:
+        for path, file_edits in sorted(by_file.items()):
+            changed += _fix_file(path, file_edits, write=not (args.check or args.diff))
+    except (FileChanged, OSError) as error:
+        sys.stderr.write(f"verified-fix: {error}\n")
+        return 1
     for item in unfixable:
         print(f"{item.path}:{item.line}: not fixed, correct it by hand: {item.message}")
     if args.check:
         return 1 if changed else 0
     verb = "would change" if args.diff else "changed"
     print(f"verified-fix: {changed} digits {verb}, {len(unfixable)} listed for a person to fix")
-    return 0
+    return 1 if unfixable else 0
+
+
+def _unusable(source: Path, conf: Path) -> str | None:
+    """Why the check cannot run on these folders, in words an author can act on; or None."""
+    if not source.is_dir():
+        return f"no source folder {source}; give the folder of your pages (as for sphinx-build)"
+    if not (conf / "conf.py").is_file():
+        return (f"no conf.py in {conf}; give the folder that holds it with --conf (as"
+                " sphinx-build's -c)")
+    return None
 
 
 def _fix_file(path: Path, edits: list[Edit], write: bool) -> int:
@@ -193,12 +215,15 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="verified-fix",
         description="Rewrite diverging named digits in the book's MyST sources to the printed "
-                    "digits, showing a unified diff.",
+                    "digits, showing a unified diff. Exit status: 0 nothing is left to fix, 1 "
+                    "something is left for a person (or would change, with --check), 2 the "
+                    "check build could not run.",
     )
-    parser.add_argument("source", nargs="?", type=Path, default=Path("book"),
-                        help="the book's source folder (default: book)")
-    parser.add_argument("--conf", type=Path, default=Path("conf"),
-                        help="the folder of conf.py (default: conf)")
+    parser.add_argument("source", nargs="?", type=Path, default=Path(),
+                        help="the source folder, as for sphinx-build (default: .)")
+    parser.add_argument("--conf", type=Path, default=None,
+                        help="the folder of conf.py (default: the source folder, as "
+                             "sphinx-build's -c)")
     parser.add_argument("--build", type=Path, default=Path("_build"),
                         help="build folder for the check and its cache (default: _build)")
     mode = parser.add_mutually_exclusive_group()

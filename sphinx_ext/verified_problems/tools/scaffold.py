@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import runpy
 import sys
 from pathlib import Path
 
@@ -164,21 +165,42 @@ def create(book: Path, snippets: Path, problem_id: str, title: str) -> tuple[Pat
     return page, snippet
 
 
+def snippet_dir(confdir: Path) -> Path:
+    """The snippet folder a project's ``conf.py`` names (``verified_snippet_dir``, relative to
+    it), or ``scripts/snippets`` when there is no ``conf.py`` there or it names none."""
+    conf = confdir / "conf.py"
+    if not conf.is_file():
+        return Path("scripts/snippets")
+    try:
+        namespace = runpy.run_path(str(conf))
+    except Exception as error:  # an author's conf.py: say what failed, not where in us
+        raise ValueError(f"{conf} could not be read ({type(error).__name__}: {error}); "
+                         "give the snippet folder with --snippets") from None
+    written = namespace.get("verified_snippet_dir")
+    return confdir / written if isinstance(written, str) else Path("scripts/snippets")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: ``verified-new-problem II.3.B02 "Masked attention"``."""
     parser = argparse.ArgumentParser(prog="verified-new-problem", description=__doc__)
     parser.add_argument("problem_id", help="the problem's id, e.g. II.3.B02")
     parser.add_argument("title", help="the problem's title")
-    parser.add_argument("--book", type=Path, default=Path("book"), help="default: book")
-    parser.add_argument("--snippets", type=Path, default=Path("scripts/snippets"),
-                        help="default: scripts/snippets")
+    parser.add_argument("--book", type=Path, default=Path("book"),
+                        help="the source folder (default: book)")
+    parser.add_argument("--conf", type=Path, default=None,
+                        help="the folder of conf.py, for its verified_snippet_dir (default: the "
+                             "source folder, as sphinx-build's -c)")
+    parser.add_argument("--snippets", type=Path, default=None,
+                        help="the snippet folder (default: conf.py's verified_snippet_dir, "
+                             "else scripts/snippets)")
     args = parser.parse_args(argv)
     try:
-        page, snippet = create(args.book, args.snippets, args.problem_id, args.title)
+        snippets = args.snippets or snippet_dir(args.conf or args.book)
+        page, snippet = create(args.book, snippets, args.problem_id, args.title)
     except (ValueError, FileExistsError) as err:
         print(f"verified-new-problem: {err}", file=sys.stderr)
         return 2
-    print(f"created {page}\ncreated {snippet}\nnext: make check")
+    print(f"created {page}\ncreated {snippet}\nnext: make check (or sphinx-build -b verify)")
     return 0
 
 

@@ -9,7 +9,7 @@ shows a stale status. Run times vary between builds, so they are left out when
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
@@ -47,6 +47,30 @@ def _outdated(
     if not (added or changed or removed):
         return []
     return sorted(env.__dict__.get("verified_report_pages", set()) - changed - removed)
+
+
+def _rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """The report pages, when what they show changed since this output folder last got them.
+
+    Reading a page in one build (``make check``) and writing in another (``make html``) with
+    the same environment would otherwise leave the HTML's table as it was.
+    """
+    shown = _shown(env)
+    published = env.__dict__.setdefault("verified_report_published", {})
+    if published.get(str(app.outdir)) == shown:
+        return []
+    published[str(app.outdir)] = shown
+    return sorted(env.__dict__.get("verified_report_pages", set()))
+
+
+def _shown(env: BuildEnvironment) -> tuple[Any, ...]:
+    """What the table shows, run times aside: pages, problems, snippets, counts, statuses."""
+    problems = tuple(sorted((p.id, p.docname, p.title) for p in problem_domain(env).problems
+                            .values()))
+    rows = tuple((docname, len(report.errors), tuple(
+        (s.snippet, s.named, s.free, s.exempt, s.failure) for s in report.snippets))
+        for docname, report in sorted(pages(env).items()) if report.snippets)
+    return problems, rows
 
 
 def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
@@ -124,3 +148,4 @@ def setup_verification_page(app: Sphinx) -> None:
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
     app.connect("doctree-resolved", _fill)
+    app.connect("env-get-updated", _rewrite)
