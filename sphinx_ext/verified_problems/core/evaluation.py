@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 from .latex.grammar import ragged, rows_of, without_unit
-from .latex.tokens import Delim, Env, Group, Num, Tok
+from .latex.tokens import Delim, Env, Group, Num, is_tok
 from .latex.vocabulary import MATRIX_ENVIRONMENTS, MINUS, starred
 
 _CONTEXT = Context(prec=60, Emax=10**6, Emin=-(10**6))
@@ -97,7 +97,7 @@ class _Parser:
     """
 
     def __init__(self, items: Sequence[Any], undefined: list[str], log_base: int | None) -> None:
-        self.items = [i for i in items if not _is_tok(i, SKIPPED)]
+        self.items = [i for i in items if not is_tok(i, SKIPPED)]
         self.at = 0
         self.undefined = undefined
         self.log_base = log_base
@@ -132,7 +132,7 @@ class _Parser:
 
     def sum(self) -> Value:
         value = self.product()
-        while _is_tok(self.peek(), MINUS | frozenset(["+"])):
+        while is_tok(self.peek(), MINUS | frozenset(["+"])):
             operator = self.take().text
             right = self.product()
             value = _add(value, right) if operator == "+" else _add(value, _neg(right))
@@ -141,14 +141,14 @@ class _Parser:
     def product(self) -> Value:
         start = self.at
         value = self.signed()
-        if self.at == start + 1 and _is_tok(self.peek(), _FRACTIONS):
+        if self.at == start + 1 and is_tok(self.peek(), _FRACTIONS):
             value = self._mixed(self.items[start], value)
         while True:
             item = self.peek()
-            if _is_tok(item, _TIMES):
+            if is_tok(item, _TIMES):
                 self.take()
                 value = _mul(value, self.signed())
-            elif _is_tok(item, frozenset(["/"])):
+            elif is_tok(item, frozenset(["/"])):
                 self.take()
                 value = self._divide(value, self.signed())
             elif item is not None and _starts_atom(item):
@@ -169,21 +169,21 @@ class _Parser:
         return value
 
     def signed(self) -> Value:
-        if _is_tok(self.peek(), MINUS):
+        if is_tok(self.peek(), MINUS):
             self.take()
             return _neg(self.signed())
-        if _is_tok(self.peek(), frozenset(["+"])):
+        if is_tok(self.peek(), frozenset(["+"])):
             self.take()
         return self.power()
 
     def power(self) -> Value:
         euler = self._euler()
-        if euler and _is_tok(self._after(euler - 1), frozenset(["^"])):
+        if euler and is_tok(self._after(euler - 1), frozenset(["^"])):
             self.at += euler + 1
             return _monotone(_exp, self._sub(argument_items(self.take())))
         item = self.peek()
         base = self.atom()
-        if _is_tok(self.peek(), frozenset(["^"])):
+        if is_tok(self.peek(), frozenset(["^"])):
             self.take()
             exponent = self._sub(argument_items(self.take()))
             if is_number(item) and item.text[0] in MINUS:  # -0.5^2 is -(0.5^2), as in TeX
@@ -194,13 +194,13 @@ class _Parser:
     def _euler(self) -> int:
         """How many items spell Euler's number here: ``e`` is one, ``\\mathrm{e}`` two."""
         item = self.peek()
-        if _is_tok(item, frozenset(["e"])):
+        if is_tok(item, frozenset(["e"])):
             return 1
-        if _is_tok(item, _UPRIGHT):
+        if is_tok(item, _UPRIGHT):
             after = self._after(0)
-            if _is_tok(after, frozenset(["e"])) or (
+            if is_tok(after, frozenset(["e"])) or (
                     isinstance(after, Group) and len(after.items) == 1
-                    and _is_tok(after.items[0], frozenset(["e"]))):
+                    and is_tok(after.items[0], frozenset(["e"]))):
                 return 2
         return 0
 
@@ -217,17 +217,17 @@ class _Parser:
             return self._sub(item.items)
         if isinstance(item, Delim) and item.opener in ("(", "["):
             return self._sub(item.items)
-        if _is_tok(item, _FRACTIONS):
+        if is_tok(item, _FRACTIONS):
             numerator, denominator = self._two_arguments()
             return self._divide(numerator, denominator)
-        if _is_tok(item, frozenset(["\\sqrt"])):
+        if is_tok(item, frozenset(["\\sqrt"])):
             argument = self._argument_value()
             if argument.exact < 0:
                 return self._without_value("takes the square root of a negative number")
             return _monotone(_sqrt, argument)
-        if _is_tok(item, frozenset(["\\exp"])):
+        if is_tok(item, frozenset(["\\exp"])):
             return _monotone(_exp, self._argument_value())
-        if _is_tok(item, _LOGS):
+        if is_tok(item, _LOGS):
             base = self._log_base(item.text)
             argument = self._argument_value()
             if argument.exact <= 0:
@@ -238,7 +238,7 @@ class _Parser:
     def _log_base(self, written: str) -> int | None:
         """The base of the logarithm just read: a subscript (``\\log_2``), the name's own
         (``\\ln``, ``\\lg``), or the book's for a bare ``\\log``."""
-        if written == "\\log" and _is_tok(self.peek(), frozenset(["_"])):
+        if written == "\\log" and is_tok(self.peek(), frozenset(["_"])):
             self.take()
             base = self._sub(argument_items(self.take())).exact
             if base.denominator != 1 or base < 2:
@@ -371,9 +371,9 @@ _TERM_ENDS = SKIPPED | frozenset([".", ",", ";", "\\quad", "\\qquad"])
 def term_items(term: Sequence[Any]) -> list[Any]:
     """A term's items as the arithmetic reads them: no spacing, punctuation, braces around all
     of it, or unit after its number."""
-    items = list(without_unit([i for i in term if not _is_tok(i, _TERM_ENDS)]))
+    items = list(without_unit([i for i in term if not is_tok(i, _TERM_ENDS)]))
     while len(items) == 1 and isinstance(items[0], Group):
-        items = list(without_unit([i for i in items[0].items if not _is_tok(i, SKIPPED)]))
+        items = list(without_unit([i for i in items[0].items if not is_tok(i, SKIPPED)]))
     return items
 
 
@@ -398,15 +398,11 @@ def split_commas(items: Sequence[Any]) -> list[list[Any]]:
     """A tuple's parts, without the spacing between them."""
     parts: list[list[Any]] = [[]]
     for item in items:
-        if _is_tok(item, frozenset([","])):
+        if is_tok(item, frozenset([","])):
             parts.append([])
-        elif not _is_tok(item, SKIPPED):
+        elif not is_tok(item, SKIPPED):
             parts[-1].append(item)
     return parts
-
-
-def _is_tok(item: Any, texts: frozenset[str]) -> bool:
-    return isinstance(item, Tok) and item.text in texts
 
 
 def is_number(item: Any) -> bool:
@@ -417,5 +413,5 @@ def is_number(item: Any) -> bool:
 def _starts_atom(item: Any) -> bool:
     return (is_number(item) or isinstance(item, Group)
             or (isinstance(item, Delim) and item.opener == "(")
-            or _is_tok(item, _FRACTIONS | frozenset(["\\sqrt", "\\exp", "e"]) | _LOGS
+            or is_tok(item, _FRACTIONS | frozenset(["\\sqrt", "\\exp", "e"]) | _LOGS
                        | _UPRIGHT))

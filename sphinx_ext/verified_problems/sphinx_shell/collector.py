@@ -12,7 +12,7 @@ from sphinx.environment.collectors import EnvironmentCollector
 
 from .config import read_config
 from .digit_marks import add_header_mark
-from .host import project_macros, unknown_macros, unread_directives
+from .host import unknown_macros, unread_directives
 from .page_check import check_page
 from .records import pages
 
@@ -40,19 +40,14 @@ class VerifiedCollector(EnvironmentCollector):
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
         env = app.env
-        report = check_page(env.docname, doctree, read_config(app))
+        config = read_config(app)
+        report = check_page(env.docname, doctree, config)
         early: list[Any] = env.temp_data.pop("verified_findings", None) or []
-        report.findings[:0] = [*early, *unread_directives(env.docname, doctree),
-                               *unknown_macros(env.docname, doctree, _known_macros(app))]
+        as_text = [] if config.colon_fence else unread_directives(env.docname, doctree)
+        report.findings[:0] = [*early, *as_text,
+                               *unknown_macros(env.docname, doctree, config.known_macros)]
         add_header_mark(doctree, report)
         pages(env)[env.docname] = report
-
-
-def _known_macros(app: Sphinx) -> frozenset[str]:
-    """The macros the project gives MathJax (the book's own, published from verified_macros)."""
-    config = app.config
-    return project_macros(getattr(config, "mathjax3_config", None)) | project_macros(
-        getattr(config, "mathjax4_config", None))
 
 
 def setup_collector(app: Sphinx) -> None:

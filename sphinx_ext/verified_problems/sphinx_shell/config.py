@@ -19,6 +19,7 @@ from sphinx.errors import ConfigError
 
 from ..core import Policy, Rounding
 from .diagnostics import TYPE, Subtype, logger
+from .host import mathjax_macros
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -69,6 +70,10 @@ class VerifiedConfig:
     macros: dict[str, tuple[str, int]]
     kinds: tuple[str, ...]
     reports: bool
+    #: Every macro a page's math may use without a warning: MathJax's own and the project's.
+    known_macros: frozenset[str] = frozenset()
+    #: Whether MyST reads ``:::`` fences; if not, a page's ``:::{check-numeric}`` is text.
+    colon_fence: bool = True
     #: The base of a bare ``\log`` in the prose's arithmetic (None: natural).
     log_base: int | None = None
     #: The Pygments options Sphinx lexes Python with (``highlight_options``), for the worker to
@@ -189,6 +194,7 @@ def _build(config: Config, confdir: Path, doctreedir: Path) -> VerifiedConfig:
     policy_text = get("policy_text")
     if not isinstance(policy_text, str):
         raise _fail("policy_text", "a string", policy_text)
+    macros = _macros(get("macros"))
     log_base = get("log_base")
     if isinstance(log_base, bool) or log_base not in _LOG_BASES:
         raise _fail("log_base", "'e', 2 or 10", log_base)
@@ -201,12 +207,25 @@ def _build(config: Config, confdir: Path, doctreedir: Path) -> VerifiedConfig:
         max_memory_mb=int(get("max_memory_mb")),
         jobs=jobs,
         cache_dir=(confdir / cache_dir).resolve() if cache_dir else doctreedir / "snippet-cache",
-        macros=_macros(get("macros")),
+        macros=macros,
         kinds=tuple(kinds),
         reports=bool(get("reports")),
         log_base=_LOG_BASES[log_base],
+        known_macros=_known_macros(config, macros),
+        colon_fence="colon_fence" in (getattr(config, "myst_enable_extensions", None) or ()),
         lexer=_python_lexer_options(config),
     )
+
+
+def _known_macros(config: Config, macros: dict[str, tuple[str, int]]) -> frozenset[str]:
+    """MathJax's macros, the book's, and those the project gives MathJax itself."""
+    given: set[str] = set(macros) | {"unchecked"}
+    for name in ("mathjax3_config", "mathjax4_config"):
+        mathjax = getattr(config, name, None)
+        tex = mathjax.get("tex", {}) if isinstance(mathjax, dict) else {}
+        written = tex.get("macros", {}) if isinstance(tex, dict) else {}
+        given |= {str(macro).lstrip("\\") for macro in written}
+    return mathjax_macros() | given
 
 
 def _macros(raw: object) -> dict[str, tuple[str, int]]:

@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from docutils import nodes
 
+from . import nodes as vnodes
 from .diagnostics import Finding, Subtype
 
 #: The directives of this extension, as a ``:::`` fence would open them.
@@ -33,20 +33,12 @@ def unread_directives(docname: str, doctree: nodes.document) -> list[Finding]:
     for paragraph in doctree.findall(nodes.paragraph):
         found = _FENCED.match(paragraph.astext())
         if found is not None:
-            findings.append(Finding(docname, _line(paragraph), Subtype.HOST, (
+            findings.append(Finding(docname, vnodes.source_line(paragraph), Subtype.HOST, (
                 f"`{found.group(0)}` is read as text here, so nothing on this page is checked:"
                 " MyST reads ::: fences only with its colon_fence extension; add"
                 " \"colon_fence\" to myst_enable_extensions in conf.py, or open the directive"
                 f" with backticks (```{{{found.group(1)}}})")))
     return findings
-
-
-def _line(node: nodes.Node) -> int | None:
-    while node is not None:
-        if getattr(node, "line", None):
-            return int(node.line)
-        node = node.parent
-    return None
 
 
 #: A control word, and the macros a block defines for the blocks after it.
@@ -62,26 +54,21 @@ def mathjax_macros() -> frozenset[str]:
     return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 
-def project_macros(mathjax_config: Any) -> frozenset[str]:
-    """The macros a project gives MathJax in ``mathjax3_config`` (verified_macros among them)."""
-    tex = mathjax_config.get("tex", {}) if isinstance(mathjax_config, dict) else {}
-    macros = tex.get("macros", {}) if isinstance(tex, dict) else {}
-    return frozenset(str(name).lstrip("\\") for name in macros)
-
-
 def unknown_macros(docname: str, doctree: nodes.document,
                    known: frozenset[str]) -> list[Finding]:
-    """A warning for the first use on a page of each macro neither MathJax nor ``known`` has."""
-    blocks = list(doctree.findall(lambda node: isinstance(node, nodes.math | nodes.math_block)))
-    defined = {name for block in blocks for found in _DEFINED.finditer(block.astext())
+    """A warning for the first use on a page of each macro that is not ``known`` (MathJax's and
+    the project's, :attr:`.config.VerifiedConfig.known_macros`) nor defined on the page."""
+    blocks = [(block, block.astext()) for block in doctree.findall(
+        lambda node: isinstance(node, nodes.math | nodes.math_block))]
+    defined = {name for _, text in blocks for found in _DEFINED.finditer(text)
                for name in found.groups() if name}
     findings: list[Finding] = []
-    for block in blocks:
-        for name in dict.fromkeys(_CONTROL_WORD.findall(block.astext())):
-            if name in known or name in defined or name in mathjax_macros():
+    for block, text in blocks:
+        for name in dict.fromkeys(_CONTROL_WORD.findall(text)):
+            if name in known or name in defined:
                 continue
             defined.add(name)  # once a page
-            findings.append(Finding(docname, _line(block), Subtype.MACRO, (
+            findings.append(Finding(docname, vnodes.source_line(block), Subtype.MACRO, (
                 f"`\\{name}` is a macro neither MathJax nor this project defines: the page"
                 " shows it in red; define it in verified_macros in conf.py (MathJax, the LaTeX"
                 " preamble and the checker then all read it)")))

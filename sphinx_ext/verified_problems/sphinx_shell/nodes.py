@@ -69,6 +69,16 @@ class marked_math_block(nodes.math_block):
     """Display math whose HTML shows its checked digits marked, as :class:`marked_math`."""
 
 
+def source_line(node: nodes.Node | None) -> int | None:
+    """The line a node stands on, or its nearest ancestor's: docutils gives only some a line."""
+    while node is not None:
+        line = getattr(node, "line", None)
+        if line:
+            return int(line)
+        node = node.parent
+    return None
+
+
 def enclosing_section(node: nodes.Node) -> nodes.section | None:
     """The section a node stands in: a problem takes its title from it, a check its scope."""
     parent = node.parent

@@ -250,16 +250,7 @@ def _place(region: _Region, number: ProseNumber) -> Placed:
 def _line_of(region: _Region, offset: int) -> int | None:
     """The 1-based source line of an offset in a region, or its block's line if unplaced."""
     position = region.placed.get(offset)
-    return position[0] + 1 if position is not None else _node_line(region.node)
-
-
-def _node_line(node: nodes.Node) -> int | None:
-    while node is not None:
-        line = getattr(node, "line", None)
-        if line:
-            return int(line)
-        node = node.parent
-    return None
+    return position[0] + 1 if position is not None else vnodes.source_line(region.node)
 
 
 # -- checking and reporting -----------------------------------------------------------------

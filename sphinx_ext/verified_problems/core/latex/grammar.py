@@ -86,8 +86,8 @@ from .vocabulary import (
     RELATIONS,
     SEPARATORS,
     SUBSCRIPT_MARKS,
-    TEXT_MACROS,
     TRANSPOSE_MARKS,
+    WORD_TEXTS,
     WORD_WRAPPERS,
     WRAPPERS,
 )
@@ -125,10 +125,6 @@ def equations_of(items: Sequence[Item]) -> list[list[Item]]:
     return [equation for equation in _paired(equations, by_comma) if equation]
 
 
-#: Text in running words: ``\\text{…}`` and its kin, not the ``\\mathrm`` of a function name.
-_WORD_TEXTS = frozenset("\\" + name for name in TEXT_MACROS)
-
-
 def _words_between(items: Sequence[Item]) -> Sequence[Item]:
     r"""``items`` with words in ``\text{…}`` that stand before a name made a separator.
 
@@ -137,12 +133,12 @@ def _words_between(items: Sequence[Item]) -> Sequence[Item]:
     are its unit (``1.4548 \text{ bits}``), and a name written as a word stays a name
     (``\text{loss} = 0.25``).
     """
-    if not any(type(item) is Tok and item.text in _WORD_TEXTS for item in items):
+    if not any(type(item) is Tok and item.text in WORD_TEXTS for item in items):
         return items
     out: list[Item] = []
     for k, item in enumerate(items):
         macro = out[-1] if out else None
-        if (isinstance(item, Group) and isinstance(macro, Tok) and macro.text in _WORD_TEXTS
+        if (isinstance(item, Group) and isinstance(macro, Tok) and macro.text in WORD_TEXTS
                 and _holds_words(item) and k + 1 < len(items)
                 and _name_head(items[k + 1:]) is not None):
             out[-1] = Tok("\\quad", macro.start, item.end, own=macro.own)

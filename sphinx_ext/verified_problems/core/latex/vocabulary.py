@@ -83,6 +83,9 @@ CONNECTIVES = _names(
 )
 #: What may hold a connective word: the text macros, and ``\mathrm`` as some books write it.
 CONNECTIVE_WRAPPERS = TEXT_MACROS | frozenset(["mathrm"])
+#: Text in running words, as tokens: ``\text{…}`` and its kin, not the ``\mathrm`` of a
+#: function name.
+WORD_TEXTS = frozenset("\\" + name for name in TEXT_MACROS)
 DROPPED = frozenset(
     [",", ";", ":", "!", " ", ">", "enspace", "thinspace", "medspace", "thickspace",
      "negthinspace", "negmedspace", "negthickspace", "nonumber", "notag", "displaystyle",
