@@ -725,6 +725,33 @@ def test_a_new_problem_checked_then_built_is_in_the_index_and_the_verification_p
     assert report is not None and NEW_ID in report.get_text()
 
 
+def test_the_html_reports_follow_a_page_the_check_build_read(tmp_path: Path) -> None:
+    # make check read the edited page and wrote its own reports; make html, reading nothing,
+    # kept the HTML folder's verification.json of the page as it was.
+    project = new_project(tmp_path / "project")
+
+    def sphinx(builder: str) -> subprocess.CompletedProcess[str]:
+        return run([BIN / "sphinx-build", "-b", builder, "-c", "conf", "-d",
+                    "_build/doctrees", "book", f"_build/{builder}"], project)
+
+    def lines(builder: str) -> list[int]:
+        report = json.loads((project / "_build" / builder / "verification.json").read_text())
+        return [n["line"] for p in report["pages"] if p["docname"] == DOCNAME
+                for n in p["numbers"]]
+
+    assert sphinx("html").returncode == 0
+    before = lines("html")
+    page = project / PAGE
+    page.write_text(page.read_text(encoding="utf-8").replace(
+        "## Statement", "A sentence the author added.\n\n## Statement", 1), encoding="utf-8")
+    assert sphinx("verify").returncode == 0
+    again = sphinx("html")
+    assert again.returncode == 0, again.stderr
+    assert lines("html") == lines("verify") == [line + 2 for line in before]
+    assert "reports written" in again.stdout
+    assert "reports written" not in sphinx("html").stdout  # a no-op does not pay for them
+
+
 def test_verification_page_lists_every_problem_as_verified(scaffolded: Scaffolded) -> None:
     assert scaffolded.html.returncode == 0, scaffolded.html.stderr
     page = soup(scaffolded.project / "_build" / "html" / "verification.html")

@@ -13,6 +13,7 @@ from sphinx.environment.collectors import EnvironmentCollector
 from .config import read_config
 from .digit_marks import add_header_mark
 from .host import unknown_macros, unread_directives
+from .outputs import note_change
 from .page_check import check_page
 from .records import pages
 
@@ -29,6 +30,7 @@ class VerifiedCollector(EnvironmentCollector):
 
     def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
         pages(env).pop(docname, None)
+        note_change(env)
 
     def merge_other(
         self, app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment

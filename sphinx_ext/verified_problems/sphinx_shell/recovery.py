@@ -13,11 +13,12 @@ few it publishes an incomplete one.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sphinx.util import logging
+
+from .outputs import output_file
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -27,8 +28,7 @@ logger = logging.getLogger(__name__)
 
 def marker_path(doctreedir: Path, outdir: Path) -> Path:
     """Where the marker of a build into ``outdir`` stands while the build is under way."""
-    key = hashlib.sha256(str(outdir.resolve()).encode("utf-8", "surrogatepass")).hexdigest()
-    return doctreedir / "verified-unfinished" / key[:16]
+    return output_file(doctreedir, outdir, "unfinished")
 
 
 def _marker(app: Sphinx) -> Path:

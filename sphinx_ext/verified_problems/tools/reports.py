@@ -16,7 +16,6 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from weakref import WeakKeyDictionary
 from xml.sax.saxutils import escape
 
 from sphinx.util import logging
@@ -24,11 +23,11 @@ from sphinx.util import logging
 from ..core import index_label
 from ..sphinx_shell.config import read_config
 from ..sphinx_shell.diagnostics import Subtype
+from ..sphinx_shell.outputs import written_before
 from ..sphinx_shell.records import NUMBER_FIELDS, PageReport, in_context, pages
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
-    from sphinx.environment import BuildEnvironment
 
 logger = logging.getLogger(__name__)
 
@@ -188,22 +187,13 @@ def _atomic_write(path: Path, text: str) -> None:
 # -- in a build ----------------------------------------------------------------------------
 
 
-#: Whether this build read or removed a page, per environment: the reports are rewritten only
-#: then (or when missing), so a no-op rebuild does not pay for them.
-_CHANGED: WeakKeyDictionary[BuildEnvironment, bool] = WeakKeyDictionary()
-
-
-def _note_change(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    """Remember that a page's report changes (``env-purge-doc``: a page read again or removed)."""
-    _CHANGED[env] = True
-
-
 def _write_at_end(app: Sphinx, exception: BaseException | None) -> None:
-    """Write the reports after the verdict, when a page changed or a report is missing."""
+    """Write the reports after the verdict, unless this output folder has them from the very
+    state the pages are in: a no-op rebuild does not pay for them."""
     if exception is not None:
         return
     outdir = Path(app.outdir)
-    if read_config(app).reports and (_CHANGED.pop(app.env, False) or not _written(outdir)):
+    if read_config(app).reports and (not written_before(app, "reports") or not _written(outdir)):
         json_path, _junit = write_reports(outdir, pages(app.env), Path(app.srcdir))
         logger.info(f"verified: reports written to {json_path.parent}")
 
@@ -214,5 +204,4 @@ def _written(outdir: Path) -> bool:
 
 def setup_reports(app: Sphinx) -> None:
     """Write ``verification.json`` and ``verification.xml`` at the end of every build."""
-    app.connect("env-purge-doc", _note_change)
     app.connect("build-finished", _write_at_end, priority=450)  # after the verdict (400)

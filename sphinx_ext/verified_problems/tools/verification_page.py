@@ -9,11 +9,12 @@ shows a stale status. Run times vary between builds, so they are left out when
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
+from ..sphinx_shell.outputs import written_before
 from ..sphinx_shell.problems import Problem, problem_domain, sort_key
 from ..sphinx_shell.records import SnippetRecord, pages
 from ..sphinx_shell.tables import link, simple_table
@@ -50,27 +51,13 @@ def _outdated(
 
 
 def _rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """The report pages, when what they show changed since this output folder last got them.
-
-    Reading a page in one build (``make check``) and writing in another (``make html``) with
-    the same environment would otherwise leave the HTML's table as it was.
-    """
-    shown = _shown(env)
-    published = env.__dict__.setdefault("verified_report_published", {})
-    if published.get(str(app.outdir)) == shown:
+    """The report pages, unless this output folder has them from the very state the pages are
+    in: reading a page in one build (``make check``) and writing in another (``make html``)
+    with the same environment would otherwise leave the HTML's table as it was."""
+    report_pages = sorted(env.__dict__.get("verified_report_pages", set()))
+    if not report_pages or written_before(app, "verification-report"):
         return []
-    published[str(app.outdir)] = shown
-    return sorted(env.__dict__.get("verified_report_pages", set()))
-
-
-def _shown(env: BuildEnvironment) -> tuple[Any, ...]:
-    """What the table shows, run times aside: pages, problems, snippets, counts, statuses."""
-    problems = tuple(sorted((p.id, p.docname, p.title) for p in problem_domain(env).problems
-                            .values()))
-    rows = tuple((docname, len(report.errors), tuple(
-        (s.snippet, s.named, s.free, s.exempt, s.failure) for s in report.snippets))
-        for docname, report in sorted(pages(env).items()) if report.snippets)
-    return problems, rows
+    return report_pages
 
 
 def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
