@@ -240,3 +240,18 @@ def test_a_whole_number_before_a_fraction_below_one_is_a_mixed_number() -> None:
     assert mismatches(r"2\frac{1}{2} = 2.5") == []
     assert mismatches(r"2\frac{3}{2} = 3") == []  # above one: a product
     assert mismatches(r"3\tfrac{3}{4} = 2.25") != []
+
+
+def test_a_step_that_holds_with_neither_neighbour_is_reported_once_where_it_stands() -> None:
+    # A wrong middle step was reported at the step before it and at the result after it.
+    latex = (r"\begin{aligned} H &= \frac{1}{2} + \frac{1}{4} \\ &= \frac{5}{8} \\"
+             r" &= 0.75 \end{aligned}")
+    found = read_math(latex).arithmetic
+    assert [latex[p.where:p.where + 11] for p in found] == [r"\frac{5}{8}"]
+    assert mismatches(r"a = 0.75 + 0.25 = 1.5 = 1") == [
+        "the arithmetic does not hold: 0.75 + 0.25 is 1.0, not 1.5"]
+    # a wrong first step still stands at its own place, a wrong result at the result
+    early = r"0.5 + 0.35 = 0.75 + 0.25 = 1"
+    assert [early[p.where:p.where + 3] for p in read_math(early).arithmetic] == ["0.5"]
+    late = r"0.5 + 0.5 = 0.75 + 0.25 = 1.5"
+    assert [late[p.where:p.where + 3] for p in read_math(late).arithmetic] == ["1.5"]

@@ -653,3 +653,25 @@ def test_a_wrong_digit_that_used_to_pass_fails_the_build(
     built = build(srcdir)
     assert built.statuscode == 1
     assert built.messages() == messages
+
+
+def test_equal_numbers_in_one_table_row_are_each_placed_at_their_own_cell(
+    tmp_path: Path,
+) -> None:
+    # Each cell of a row started its own search at the row's line: the second 0.5 was placed
+    # at the first one's column, so a wrong second cell was never tried at its place.
+    root = tmp_path / "table"
+    (root / "snippets").mkdir(parents=True)
+    (root / "snippets" / "t.py").write_text('print("h = [0.5, 0.5, 0.375, 0.375]")\n')
+    (root / "conf.py").write_text('extensions = ["myst_parser", "verified_problems"]\n'
+                                  'myst_enable_extensions = ["colon_fence"]\n'
+                                  'verified_snippet_dir = "snippets"\n')
+    row = "| h | 0.5 | 0.5 | 0.375 | 0.375 |"
+    (root / "index.md").write_text("# Table\n\n| x | a | b | c | d |\n|---|---|---|---|---|\n"
+                                   f"{row}\n\n:::{{check-numeric}} t.py\n:::\n")
+    result = build(root)
+    assert result.statuscode == 0, result.warning
+    placed = [(n.line, n.column) for n in result.reports["index"].numbers]
+    columns = [row.index(" 0.5 ") + 1, row.index(" 0.5 |", row.index(" 0.5 ") + 1) + 1,
+               row.index("0.375"), row.rindex("0.375")]
+    assert placed == [(5, column) for column in columns]

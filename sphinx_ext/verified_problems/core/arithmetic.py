@@ -66,7 +66,11 @@ def check_equations(equations: Sequence[Equation], source: str,
 
 def check_chain(terms: Sequence[Sequence[Any]], relations: Sequence[str], source: str,
                 named: bool, log_base: int | None = None) -> list[SourceProblem]:
-    """Check each pair of neighbouring terms of a chain that are both arithmetic."""
+    """Check each pair of neighbouring terms of a chain that are both arithmetic.
+
+    A term that holds with neither of its neighbours is the wrong step: the two pairs are
+    reported once, where it stands (``a = 0.75 + 0.25 = 1.5 = 1`` names the ``1.5``).
+    """
     values: dict[int, list[Value] | str | None] = {}
 
     def evaluated(j: int) -> list[Value] | str | None:  # lazily: most terms are names
@@ -75,6 +79,7 @@ def check_chain(terms: Sequence[Sequence[Any]], relations: Sequence[str], source
         return values[j]
 
     mismatches: list[SourceProblem] = []
+    by_pair: dict[int, list[SourceProblem]] = {}
     undefined: set[int] = set()
     for k, relation in enumerate(relations):
         if k + 1 >= len(terms) or relation not in _EXACT_RELATIONS | _ROUGH_RELATIONS:
@@ -93,16 +98,47 @@ def check_chain(terms: Sequence[Sequence[Any]], relations: Sequence[str], source
             continue
         literal = _literal_side(terms[k], terms[k + 1])
         if literal is None:
-            mismatches += _compare_steps(terms[k], terms[k + 1], left, right, source)
-            continue
-        side, numbers = literal
-        other = left if side == 1 else right
-        entries = _entries(terms[1 - side + k], source, len(numbers))
-        for value, number, (written, where) in zip(other, numbers, entries, strict=True):
-            problem = _compare(value, number, named or relation in _ROUGH_RELATIONS, written)
-            if problem is not None:
-                mismatches.append(SourceProblem(number.start if where is None else where, problem))
-    return mismatches
+            found = _compare_steps(terms[k], terms[k + 1], left, right, source)
+        else:
+            found = _compare_literal(terms[k:k + 2], literal, left, right, source,
+                                     named or relation in _ROUGH_RELATIONS)
+        if found:
+            by_pair[k] = found
+    return mismatches + _at_the_wrong_step(by_pair, terms)
+
+
+def _compare_literal(pair: Sequence[Sequence[Any]], literal: tuple[int, list[Any]],
+                     left: list[Value], right: list[Value], source: str,
+                     rough: bool) -> list[SourceProblem]:
+    """A computation against the plain numbers written on the other side."""
+    side, numbers = literal
+    other = left if side == 1 else right
+    entries = _entries(pair[1 - side], source, len(numbers))
+    found: list[SourceProblem] = []
+    for value, number, (written, where) in zip(other, numbers, entries, strict=True):
+        problem = _compare(value, number, rough, written)
+        if problem is not None:
+            found.append(SourceProblem(number.start if where is None else where, problem))
+    return found
+
+
+def _at_the_wrong_step(by_pair: dict[int, list[SourceProblem]],
+                       terms: Sequence[Sequence[Any]]) -> list[SourceProblem]:
+    """Each failing pair's problems; where a term fails with both its neighbours (pairs k - 1
+    and k), their two scalar problems become one, placed at that term."""
+    placed: list[SourceProblem] = []
+    blamed: set[int] = set()
+    for k, problems in sorted(by_pair.items()):
+        culprit = k + 1 if k + 1 in by_pair else k if k - 1 in by_pair else None
+        scalar = culprit is not None and all(
+            len(by_pair.get(j, ())) == 1 for j in (culprit - 1, culprit))
+        where = _start(terms[culprit]) if scalar and culprit is not None else None
+        if culprit is None or where is None:
+            placed += problems
+        elif culprit not in blamed:
+            blamed.add(culprit)
+            placed.append(SourceProblem(where, problems[0].message))
+    return placed
 
 
 def _literal_side(first: Sequence[Any], second: Sequence[Any]) -> tuple[int, list[Any]] | None:

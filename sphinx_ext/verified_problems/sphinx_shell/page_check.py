@@ -158,7 +158,7 @@ class _Walker:
     def __init__(self, config: VerifiedConfig, source: str) -> None:
         self.config = config
         self.source = source
-        self.cursors: dict[int, Cursor] = {}
+        self.cursors: dict[tuple[str, int], Cursor] = {}
         self.lines: dict[str, tuple[str, ...]] = {}  # by path: one read (and stat) a page
         self.context = ""
 
@@ -195,14 +195,16 @@ class _Walker:
             anchor = anchor.parent  # none, or 0: sphinx-design gives a dropdown's title line 0
         if anchor is None:
             anchor = node
-        cursor = self.cursors.get(id(anchor))
+        path = getattr(anchor, "source", None) or self.source
+        line = (getattr(anchor, "line", None) or 1) - 1
+        # One cursor a source line: the cells of a table row each stand on the row's line, and
+        # a second 0.5 in the row must be found after the first, not at it again.
+        cursor = self.cursors.get((path, line))
         if cursor is None:
-            path = getattr(anchor, "source", None) or self.source
-            line = (getattr(anchor, "line", None) or 1) - 1
             lines = self.lines.get(path)
             if lines is None:
                 lines = self.lines[path] = source_lines(path)
-            cursor = self.cursors[id(anchor)] = Cursor(lines, line)
+            cursor = self.cursors[(path, line)] = Cursor(lines, line)
         return cursor
 
     def _math(self, node: nodes.Element, exempt: bool) -> _Region:
