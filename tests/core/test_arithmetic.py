@@ -255,3 +255,12 @@ def test_a_step_that_holds_with_neither_neighbour_is_reported_once_where_it_stan
     assert [early[p.where:p.where + 3] for p in read_math(early).arithmetic] == ["0.5"]
     late = r"0.5 + 0.5 = 0.75 + 0.25 = 1.5"
     assert [late[p.where:p.where + 3] for p in read_math(late).arithmetic] == ["1.5"]
+
+
+def test_zero_times_the_logarithm_of_zero_is_zero_as_entropies_take_it() -> None:
+    # "with the convention 0 log_2 0 = 0" failed: the logarithm of a number that is not positive.
+    assert mismatches(r"0 \log_2 0 = 0") == []
+    assert mismatches(r"-(0.5 \log_2 0.5 + 0 \log_2 0) = 0.5") == []
+    assert mismatches(r"0 \cdot \ln 0 = 0") == []
+    assert mismatches(r"0.5 \log_2 0 = 0") != []  # only an exact zero, only the logarithm
+    assert mismatches(r"\log 0 = 0") != []

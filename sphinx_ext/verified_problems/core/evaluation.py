@@ -147,14 +147,25 @@ class _Parser:
             item = self.peek()
             if is_tok(item, _TIMES):
                 self.take()
-                value = _mul(value, self.signed())
+                value = self._times(value, self.signed)
             elif is_tok(item, frozenset(["/"])):
                 self.take()
                 value = self._divide(value, self.signed())
             elif item is not None and _starts_atom(item):
-                value = _mul(value, self.power())  # 0.4011(1), 2\sqrt{2}
+                value = self._times(value, self.power)  # 0.4011(1), 2\sqrt{2}
             else:
                 return value
+
+    def _times(self, value: Value, factor: Callable[[], Value]) -> Value:
+        """``value`` times the next factor; an exact zero times the logarithm of zero is zero,
+        the convention ``0 \\log 0 = 0`` of entropies (the limit of x log x)."""
+        before = len(self.undefined)
+        zero_log = _is_zero(value) and is_tok(self.peek(), _LOGS)
+        result = _mul(value, factor())
+        if zero_log and len(self.undefined) == before + 1 and "logarithm" in self.undefined[-1]:
+            del self.undefined[before:]
+            return value
+        return result
 
     def _mixed(self, whole: Any, value: Value) -> Value:
         """``3\\tfrac{3}{4}`` is a mixed number, 3¾: a whole number written before a fraction
@@ -293,6 +304,10 @@ def admits(value: Value, low: Decimal, high: Decimal) -> bool:
 def _below(low: Decimal, high: Decimal) -> bool:
     slack = _CONTEXT.fma(_CONTEXT.add(_CONTEXT.abs(low), _CONTEXT.abs(high)), _SLACK, _SLACK)
     return low <= _CONTEXT.add(high, slack)
+
+
+def _is_zero(a: Value) -> bool:
+    return a.exact == 0 and a.low == a.high == 0
 
 
 def _add(a: Value, b: Value) -> Value:
