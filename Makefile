@@ -54,9 +54,11 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py
 
-## mutation: change every digit of the real book, one at a time; every mutant must fail the build
+## mutation: mutate every number of the book's checked pages (PAGES="book/a.md ...", EXTRA=DIR,
+## MUTATION_ARGS="--all-digits --progress ..."), one at a time; every mutant must fail the build
 mutation: $(STAMP)
-	$(BIN)/python scripts/mutation.py
+	$(BIN)/python scripts/mutation.py $(if $(PAGES),--pages $(PAGES)) \
+		$(foreach dir,$(EXTRA),--extra $(dir)) $(MUTATION_ARGS)
 
 ## clean: remove the build output, the doctrees and the snippet cache
 clean:

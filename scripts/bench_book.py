@@ -1,12 +1,21 @@
 """The benchmark's book: N attention problems like II.3.B01, in three variants of the same pages.
 
-One generator writes every variant, so the pages differ only in the directive under their
-"Check — numeric" heading:
+One generator writes every variant, so the pages differ only in what follows their
+"Check — numeric" heading and its sentence:
 
-* ``plain``: the heading and its sentence, no check (the verified_problems extension is still
-  loaded, for the header);
-* ``checked``: ``:::{check-numeric} pNNNN.py`` runs the problem's snippet and checks the digits;
-* ``programoutput``: ``:::{program-output} python pNNNN.py`` runs the same snippet, unchecked.
+* ``plain``: what the page looks like without verification: the snippet's excerpt as a
+  ``literalinclude`` of the same file, and what the snippet prints as a static ``text`` block,
+  captured once when the book is written by running the snippet (:func:`run_snippet`); nothing
+  runs at build time and nothing is checked (the verified_problems extension is still loaded,
+  for the header, whose kind is ``concept``: a ``numeric`` one requires a check);
+* ``checked``: ``:::{check-numeric} pNNNN.py`` runs the problem's snippet, shows the same
+  excerpt and transcript, and checks the digits;
+* ``programoutput``: the same ``literalinclude`` of the excerpt, and
+  ``:::{program-output} python pNNNN.py`` beside it, which runs the same snippet, unchecked
+  (kind ``concept`` too).
+
+So checked minus plain is the verification alone (running the snippet and checking the page),
+not the showing of the code and its output.
 
 The pages sit in ``problems/`` under one ``:glob:`` toctree in ``index.md`` (flat), or, with
 ``chapter_size`` set, in chapters ``cNN/`` of that many problems, each with its own ``:glob:``
@@ -22,6 +31,9 @@ an exact tie at 4 d.p., rounds to zero, or is a whole number is discarded and dr
 
 from __future__ import annotations
 
+import contextlib
+import io
+import runpy
 import shlex
 import shutil
 import sys
@@ -46,6 +58,8 @@ E = np.exp(Z - Z.max(axis=1, keepdims=True))  # subtract the row maximum first
 A = E / E.sum(axis=1, keepdims=True)
 O = A @ V
 """
+#: The options that cut the excerpt out of a snippet, for check-numeric and literalinclude alike.
+EXCERPT_OPTIONS = ':start-after: "# -- excerpt"\n:end-before: "# -- end excerpt"\n'
 
 
 @dataclass(frozen=True)
@@ -97,19 +111,15 @@ class Book:
         return self.root / "build"
 
     def edit(self, count: int) -> None:
-        """The edit of an edited rebuild: a harmless comment on one snippet, or touch one page.
+        """The edit of an edited rebuild: a harmless comment at the end of one snippet.
 
-        The plain variant has no snippet, so one of its pages is touched instead.
+        The same edit in every variant: each page includes its snippet (literalinclude or
+        check-numeric), so each variant re-reads the edited snippet's page. The comment changes
+        neither the excerpt nor what the snippet prints, so the plain page's static transcript
+        stays true.
         """
-        if self.variant == "plain":
-            self.edited_page().touch()
-            return
         with self.edited_snippet().open("a", encoding="utf-8") as handle:
             handle.write(f"# benchmark edit {count}\n")
-
-    def edited_page(self) -> Path:
-        """The page an edit re-reads: the middle problem's."""
-        return self.src / page_path(self.size // 2 + 1, self.chapter_size)
 
     def edited_snippet(self) -> Path:
         """The snippet an edit changes: the middle problem's."""
@@ -175,35 +185,68 @@ def _given(problem: Problem) -> str:
     return "$$\n" + ",\\qquad\n".join(parts) + f",\\qquad \\dk = {D_K} .\n$$\n"
 
 
-def check_block(problem: Problem, variant: str, snippets: Path) -> str:
-    """The page's "Check — numeric" section in this variant: the same in all but its directive.
+#: The kind the pages that check nothing declare: a numeric problem must have a check-numeric
+#: (``verified.no-check``). Its header renders the same, but for the word on its kind badge.
+UNCHECKED_KIND = "concept"
 
-    The plain page keeps the heading and its sentence. A heading is a section in every page's
+
+def kind(variant: str) -> str:
+    """The ``:kind:`` of a problem in this variant: numeric where its digits are checked."""
+    return "numeric" if variant == "checked" else UNCHECKED_KIND
+
+
+#: The start of every variant's "Check — numeric" section: what follows it is the variant's.
+SECTION = "\n## Check — numeric\n\nThe excerpt computes each step under its name.\n"
+
+
+def included(stem: str) -> str:
+    """A snippet as ``literalinclude`` names it: from the source folder (a leading ``/``).
+
+    :attr:`Book.snippets` is a sibling of :attr:`Book.src`, whatever folder a page is in.
+    """
+    return f"/../snippets/{stem}.py"
+
+
+def excerpt_block(problem: Problem) -> str:
+    """The snippet's excerpt as a code block: a ``literalinclude`` of the snippet itself."""
+    return (f":::{{literalinclude}} {included(problem.stem)}\n:language: python\n"
+            f"{EXCERPT_OPTIONS}:::\n")
+
+
+def transcript_block(transcript: str) -> str:
+    """What the snippet printed, as a static literal block (a ``text`` fence)."""
+    if "```" in transcript:
+        raise ValueError("the transcript would end its own fence")
+    body = transcript if transcript.endswith("\n") else transcript + "\n"
+    return f"```text\n{body}```\n"
+
+
+def check_block(problem: Problem, variant: str, snippets: Path, transcript: str = "") -> str:
+    """The page's "Check — numeric" section in this variant: the same in all but its blocks.
+
+    Every variant keeps the heading and its sentence. A heading is a section in every page's
     navigation and local table of contents; without it, the plain yardstick would be cheaper
     by what the theme and the garbage collector pay for 500 more sections, which is no part
-    of verifying anything.
+    of verifying anything. For the same reason the plain page shows the excerpt and the
+    transcript (``transcript``: what the snippet printed, captured when the book was written).
     """
-    section = "\n## Check — numeric\n\nThe excerpt computes each step under its name.\n"
     if variant == "plain":
-        return section
-    if variant == "checked":
-        directive = (
-            f":::{{check-numeric}} {problem.stem}.py\n"
-            ':start-after: "# -- excerpt"\n:end-before: "# -- end excerpt"\n:::\n'
-        )
+        blocks = f"{excerpt_block(problem)}\n{transcript_block(transcript)}"
+    elif variant == "checked":
+        blocks = f":::{{check-numeric}} {problem.stem}.py\n{EXCERPT_OPTIONS}:::\n"
     else:
         command = shlex.join([sys.executable, str(snippets / f"{problem.stem}.py")])
-        directive = f":::{{program-output}} {command}\n:::\n"
-    return f"{section}\n{directive}"
+        blocks = f"{excerpt_block(problem)}\n:::{{program-output}} {command}\n:::\n"
+    return f"{SECTION}\n{blocks}"
 
 
-def page(problem: Problem, variant: str, snippets: Path) -> str:
-    """The MyST page of one problem, like II.3.B01."""
+def page(problem: Problem, variant: str, snippets: Path, transcript: str = "") -> str:
+    """The MyST page of one problem, like II.3.B01 (``transcript``: the plain page's)."""
     r = problem.results
     return f"""# Attention on three tokens, draw {problem.number}
 
 :::{{problem}} {problem.problem_id}
-:kind: numeric
+:kind: {kind(variant)}
 :difficulty: 2
 :::
 
@@ -236,7 +279,7 @@ Subtract the row maximum, exponentiate, and divide by the row total.
 
 $\\mat{{O}} = \\mat{{A}}\\mat{{V}}$.
 
-{_display("O", r["O"])}{check_block(problem, variant, snippets)}"""
+{_display("O", r["O"])}{check_block(problem, variant, snippets, transcript)}"""
 
 
 def snippet(problem: Problem) -> str:
@@ -255,6 +298,19 @@ np.set_printoptions(floatmode="unique", suppress=True, linewidth=200)  # every d
 for name, value in dict(Q=Q, K=K, V=V, d_k=d_k, S=S, Z=Z, A=A, O=O).items():
     print(f"{{name}} = {{value}}")
 '''
+
+
+def run_snippet(path: Path) -> str:
+    """What the snippet at ``path`` prints, run as ``python path`` runs it (``__main__``).
+
+    It runs in this process, which has numpy imported already: the plain book's 500 transcripts
+    take well under a second instead of 500 interpreter starts. numpy's print options are
+    restored afterwards, so each snippet starts from the defaults, as a fresh interpreter does.
+    """
+    out = io.StringIO()
+    with np.printoptions(), contextlib.redirect_stdout(out):
+        runpy.run_path(str(path), run_name="__main__")
+    return out.getvalue()
 
 
 def page_path(number: int, chapter_size: int) -> str:
@@ -307,9 +363,11 @@ def write_book(root: Path, variant: str, generated: list[Problem], chapter_size:
         _write(book.src / name, text)
     _write(book.conf / "conf.py", conf_text(variant, book.snippets))
     for problem in generated:
-        text = page(problem, variant, book.snippets)
+        path = book.snippets / f"{problem.stem}.py"
+        _write(path, snippet(problem))
+        transcript = run_snippet(path) if variant == "plain" else ""
+        text = page(problem, variant, book.snippets, transcript)
         _write(book.src / page_path(problem.number, chapter_size), text)
-        _write(book.snippets / f"{problem.stem}.py", snippet(problem))
     return book
 
 

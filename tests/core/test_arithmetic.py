@@ -1,13 +1,14 @@
-"""The prose's own arithmetic: equations of written numbers must hold (unit tests, no Sphinx)."""
+"""The prose's own arithmetic, by the book's policy, and what it derives (no Sphinx).
+
+An equation holds when it holds for the digits as written, or for the full-precision values
+they stand for (the printed ones); each result is rounded to the places written, padded to the
+policy's (DESIGN §4).
+"""
 
 from __future__ import annotations
 
 import pytest
-from verified_problems.core import read_math
-
-
-def mismatches(latex: str) -> list[str]:
-    return [p.message for p in read_math(latex).arithmetic]
+from block_check import arithmetic, check, failures, mismatches, where
 
 
 @pytest.mark.parametrize(
@@ -27,9 +28,6 @@ def mismatches(latex: str) -> list[str]:
         r"2^{10} = 1024",
         r"\log(1.5032) = 0.4076",
         r"1002 + \ln 1.5032 = 1002.4076",
-        r"0.2483 + 0.5035 \approx 0.7517",
-        # a named chain only has to be consistent within rounding: its value is checked anyway
-        r"O_{31} = 0.2483(1) + 0.2483(0) + 0.5035(1) = 0.7517",
         # scientific notation, at the places it shows (2.7536e-5: nine)
         r"1.2 \times 10^{-5} = 0.0000",
         r"e^{-10.5} = 2.7536 \times 10^{-5}",
@@ -49,12 +47,10 @@ def test_equations_that_hold_or_are_not_arithmetic(latex: str) -> None:
 
 def test_a_wrong_sum_is_reported_at_the_right_side() -> None:
     latex = r"0.4011 + 0.1978 + 0.4011 = 1.0001"
-    [problem] = read_math(latex).arithmetic
-    assert latex[problem.where :].startswith("1.0001")
+    [problem] = arithmetic(latex)
+    assert where(latex, problem).startswith("1.0001")
     assert problem.message == (
-        "the arithmetic does not hold: 0.4011 + 0.1978 + 0.4011 is 1.0000 from the digits as "
-        "written, not 1.0001; if the difference is rounding, write \\approx"
-    )
+        "the arithmetic does not hold: 0.4011 + 0.1978 + 0.4011 is 1.0000, not 1.0001")
 
 
 def test_a_dropped_minus_in_an_exponent_is_caught() -> None:
@@ -63,32 +59,39 @@ def test_a_dropped_minus_in_an_exponent_is_caught() -> None:
     ]
 
 
-def test_rounding_is_not_enough_for_an_exact_equals_but_is_for_approx() -> None:
+def test_rounding_is_the_full_precision_values_not_a_tolerance() -> None:
+    # 0.7518 as written; the printed values the operands stand for give 0.7517
     assert mismatches(r"0.2483 + 0.5035 = 0.7517") != []
-    assert mismatches(r"0.2483 + 0.5035 \approx 0.7517") == []
-    assert mismatches(r"0.2483 + 0.5035 \approx 0.7530") == [
-        "the arithmetic does not hold: 0.2483 + 0.5035 is 0.7518, not 0.7530"
+    assert mismatches(r"0.2483 + 0.5035 \approx 0.7517") != []
+    printed = "a = 0.24826\nb = 0.50346\n"
+    assert mismatches(r"0.2483 + 0.5035 = 0.7517", printed) == []
+    assert mismatches(r"O_{31} = 0.2483(1) + 0.2483(0) + 0.5035(1) = 0.7517", printed) == []
+    assert mismatches(r"0.2483 + 0.5035 \approx 0.7530", printed) == [
+        "the arithmetic does not hold: 0.2483 + 0.5035 is 0.7518 from the digits as written "
+        "and 0.7517 at full precision, not 0.7530"
     ]
 
 
 def test_tuples_are_checked_entry_by_entry() -> None:
     latex = r"\left(\tfrac{1}{2.4931},\; \tfrac{0.4931}{2.4931}\right) = (0.4011,\; 0.1987)"
-    [problem] = read_math(latex).arithmetic
-    assert latex[problem.where :].startswith("0.1987")
+    [problem] = arithmetic(latex)
+    assert where(latex, problem).startswith("0.1987")
 
 
 def test_an_exact_tie_is_accepted_either_way() -> None:
-    assert mismatches(r"0.5 \cdot 0.25 = 0.12") == []  # 0.125 rounds to 0.12 half-even
-    assert mismatches(r"0.5 \cdot 0.25 = 0.13") == []  # and an author may round it up
+    assert mismatches(r"0.5 \cdot 0.0003 = 0.0002") == []  # 0.00015 rounds to 0.0002
+    assert mismatches(r"0.5 \cdot 0.0003 = 0.0001") == []  # and an author may round it down
+    assert mismatches(r"0.5 \cdot 0.25 = 0.12") != []  # 0.12 claims 0.1200
 
 
 def test_exempt_numbers_are_not_evaluated() -> None:
     assert mismatches(r"\unchecked{0.5} + 0.5 = 2") == []
 
 
-def test_division_by_a_value_that_may_be_zero_is_left_alone() -> None:
-    # 0.1 - 0.05 is 0.05 as written, but anything from -0.005 to 0.105 within rounding
-    assert mismatches(r"\frac{1}{0.1 - 0.05} = 5") == []
+def test_no_interval_of_rounding_excuses_a_wrong_quotient() -> None:
+    # 0.1 - 0.05 was "anything from -0.005 to 0.105 within rounding"; it is 0.05
+    assert mismatches(r"\frac{1}{0.1 - 0.05} = 5") != []
+    assert mismatches(r"\frac{1}{0.1 - 0.05} = 20") == []
 
 
 @pytest.mark.parametrize(
@@ -106,9 +109,9 @@ def test_division_by_a_value_that_may_be_zero_is_left_alone() -> None:
     ],
 )
 def test_an_equation_whose_side_has_no_value_does_not_hold(latex: str, message: str) -> None:
-    [problem] = read_math(latex).arithmetic
+    [problem] = arithmetic(latex)
     assert problem.message == f"the arithmetic does not hold: {message}"
-    assert latex[problem.where :].startswith(message.split()[0])
+    assert where(latex, problem).startswith(message.split()[0])
 
 
 @pytest.mark.parametrize(
@@ -127,9 +130,10 @@ def test_a_matrix_of_computations_is_checked_cell_by_cell() -> None:
     result = r"\begin{pmatrix} -0.4 \\ 0.7 \end{pmatrix}"
     assert mismatches(f"{steps.format('3(0.3) + 1(-0.3) - 1')} = {result}") == []
     latex = f"{steps.format('3(0.3) + 1(0.3) - 1')} = {result}"
-    [problem] = read_math(latex).arithmetic
-    assert problem.message == "the arithmetic does not hold: 3(0.3) + 1(0.3) - 1 is 0.2, not -0.4"
-    assert latex[problem.where :].startswith("3(0.3) + 1(0.3)")  # where the computation is
+    [problem] = arithmetic(latex)
+    assert problem.message == (
+        "the arithmetic does not hold: 3(0.3) + 1(0.3) - 1 is 0.2000, not -0.4")
+    assert where(latex, problem).startswith("3(0.3) + 1(0.3)")  # where the computation is
     # a determinant is no matrix of values
     assert mismatches(r"\begin{vmatrix} 1 & 2 \\ 3 & 4 \end{vmatrix} = -2") == []
 
@@ -161,8 +165,8 @@ def test_a_wrong_step_of_a_derivation_is_reported_where_it_stands() -> None:
     # Only the last step used to be compared, with the result: 4 x 13.25 went unseen.
     latex = ("\\det \\mat{G} &= 4 \\times 13.25 - 1.5 \\times 1.5 \\\\\n"
              "&= 39.75 - 2.25 \\\\\n&= 37.5")
-    [problem] = read_math(latex, {"mat": ("\\mathbf{#1}", 1)}).arithmetic
-    assert latex[problem.where :].startswith("4 \\times 13.25")
+    [problem] = arithmetic(latex, macros={"mat": ("\\mathbf{#1}", 1)})
+    assert where(latex, problem).startswith("4 \\times 13.25")
     assert problem.message == (
         "the arithmetic does not hold: 4 \\times 13.25 - 1.5 \\times 1.5 is 50.75, but "
         "39.75 - 2.25 is 37.5"
@@ -207,7 +211,7 @@ def test_a_wrong_fraction_still_fails() -> None:
 
 def test_a_real_slip_of_a_textbook_is_still_caught() -> None:
     assert mismatches(r"0.81 \approx 0.283^2") == [
-        "the arithmetic does not hold: 0.283^2 is 0.08, not 0.81"]
+        "the arithmetic does not hold: 0.283^2 is 0.0801, not 0.81"]
 
 
 @pytest.mark.parametrize(
@@ -219,12 +223,12 @@ def test_a_real_slip_of_a_textbook_is_still_caught() -> None:
     ],
 )
 def test_the_logarithm_has_the_base_written_or_the_books(latex: str, base: int | None) -> None:
-    assert [p.message for p in read_math(latex, log_base=base).arithmetic] == []
+    assert mismatches(latex, log_base=base) == []
 
 
 def test_a_book_whose_log_is_base_two_fails_a_natural_log() -> None:
-    assert [p.message for p in read_math(r"\log 2 = 0.6931", log_base=2).arithmetic] != []
-    assert [p.message for p in read_math(r"\log 8 = 3").arithmetic] != []  # natural by default
+    assert mismatches(r"\log 2 = 0.6931", log_base=2) != []
+    assert mismatches(r"\log 8 = 3") != []  # natural by default
 
 
 def test_sides_with_other_units_are_not_compared() -> None:
@@ -246,15 +250,15 @@ def test_a_step_that_holds_with_neither_neighbour_is_reported_once_where_it_stan
     # A wrong middle step was reported at the step before it and at the result after it.
     latex = (r"\begin{aligned} H &= \frac{1}{2} + \frac{1}{4} \\ &= \frac{5}{8} \\"
              r" &= 0.75 \end{aligned}")
-    found = read_math(latex).arithmetic
-    assert [latex[p.where:p.where + 11] for p in found] == [r"\frac{5}{8}"]
+    found = arithmetic(latex)
+    assert [where(latex, p)[:11] for p in found] == [r"\frac{5}{8}"]
     assert mismatches(r"a = 0.75 + 0.25 = 1.5 = 1") == [
-        "the arithmetic does not hold: 0.75 + 0.25 is 1.0, not 1.5"]
+        "the arithmetic does not hold: 0.75 + 0.25 is 1.0000, not 1.5"]
     # a wrong first step still stands at its own place, a wrong result at the result
     early = r"0.5 + 0.35 = 0.75 + 0.25 = 1"
-    assert [early[p.where:p.where + 3] for p in read_math(early).arithmetic] == ["0.5"]
+    assert [where(early, p)[:3] for p in arithmetic(early)] == ["0.5"]
     late = r"0.5 + 0.5 = 0.75 + 0.25 = 1.5"
-    assert [late[p.where:p.where + 3] for p in read_math(late).arithmetic] == ["1.5"]
+    assert [where(late, p)[:3] for p in arithmetic(late)] == ["1.5"]
 
 
 def test_zero_times_the_logarithm_of_zero_is_zero_as_entropies_take_it() -> None:
@@ -264,3 +268,107 @@ def test_zero_times_the_logarithm_of_zero_is_zero_as_entropies_take_it() -> None
     assert mismatches(r"0 \cdot \ln 0 = 0") == []
     assert mismatches(r"0.5 \log_2 0 = 0") != []  # only an exact zero, only the logarithm
     assert mismatches(r"\log 0 = 0") != []
+
+
+# -- the book's policy: full precision, padding, derived numbers (DESIGN §3–§4) -------------
+
+
+def test_intermediates_carry_full_precision() -> None:
+    # "0.3132 from the digits as written", though P22 is 0.73105857 and -ln P22 = 0.31326
+    assert mismatches(r"-\ln 0.7311 = 0.3133") != []
+    assert mismatches(r"-\ln 0.7311 = 0.3133", "P_22 = 0.73105857\n") == []
+    assert mismatches(r"1.0549 - 1.0297 = 0.0252") == []  # as written
+
+
+@pytest.mark.parametrize(
+    ("latex", "holds"),
+    [
+        (r"3.7678 + 0.2322 = 4", True),
+        (r"3.7678 - 0.2322 = 4", False),  # the 4 claims 4.0000
+        (r"\frac12 + \frac14 + \frac18 + \frac1{16} = 1", False),
+        (r"\frac12 + \frac14 + \frac18 + \frac1{16} = 0.9375", True),
+        (r"0.5 + 0.25 = 1", False),
+        (r"z_1 = 0.1 + 2(-0.2) = -0.3", True),
+        (r"z_1 = 0.1 + 2(-0.3) = -0.3", False),  # one-decimal operands are no tolerance
+        (r"\ln \frac{0.4}{0.5} = -0.2231", True),
+        (r"\ln \frac{0.4}{0.6} = -0.2231", False),
+        (r"\frac{1}{3}\begin{pmatrix} 0.3 \\ 0.6 \end{pmatrix}"
+         r" = \begin{pmatrix} 0.1 \\ 0.2 \end{pmatrix}", True),
+        (r"\frac{1}{3}\begin{pmatrix} 0.3 \\ 0.9 \end{pmatrix}"
+         r" = \begin{pmatrix} 0.1 \\ 0.2 \end{pmatrix}", False),
+        (r"0.36\,(-0.55,\; 0.55) = (-0.198,\; 0.198)", True),
+        (r"(0.5,\; -0.5) - 0.5\,(-0.1132,\; 0.2467) = (0.5566,\; -0.6234)", True),
+        (r"(0.5,\; -0.5) + 0.5\,(-0.1132,\; 0.2467) = (0.5566,\; -0.6234)", False),
+        (r"\mat{A} = -\begin{bmatrix} 1 & 0.5 \end{bmatrix} = \begin{bmatrix} -1 & -0.5"
+         r" \end{bmatrix}", True),
+        (r"{-}0.5 + \mathord{-}0.25 = -0.75", True),
+        (r"\left| -0.5 \right| + \lvert -0.25 \rvert + |-0.25| = 1", True),
+        (r"\tfrac12 \bigl[ 0.4 + 0.2 \bigr] = 0.3", True),
+        (r"\frac{1}{4} = 25\%", True),
+        (r"\frac{1}{4} = 26\%", False),
+        (r"\frac{1}{3} + \frac{1}{3} = \frac{2}{3}", True),
+        (r"e \approx 2.7183", True),
+        (r"\frac{\ln 3}{\ln 2} = \frac{1.0986}{0.6931} = 1.5850", True),  # steps carry ln 3 on
+        (r"\frac{\ln 3}{\ln 2} = \frac{1.0986}{0.6932} = 1.5850", False),
+    ],
+)
+def test_equations_by_the_policy(latex: str, holds: bool) -> None:
+    assert (mismatches(latex, macros={"mat": (r"\mathbf{#1}", 1)}) == []) is holds
+
+
+def test_a_number_the_arithmetic_computes_needs_no_print() -> None:
+    given = ("0.3", "0.9", "0.1")
+    for latex in (r"1 + e^{0.3} = 2.3499", r"2.3499 = 1 + e^{0.3}", r"\ln 3 = 1.0986",
+                  r"0.9 \times 0.9 + 0.1 \times 0.3 = 0.81 + 0.03 = 0.84"):
+        verdicts = check(latex, given=given)
+        assert [v.message for v in verdicts if v.failed] == [], latex
+        assert any(v.kind == "derived" and v.provenance.startswith("derived: ")
+                   for v in verdicts), latex
+    # the operands still need a provenance: 0.3 is neither printed nor given here
+    assert failures(r"1 + e^{0.3} = 2.3499") == [
+        "free digit: prose 0.3 is not among the printed numbers (none printed)"]
+
+
+def test_printed_names_and_magnitudes_in_the_arithmetic() -> None:
+    printed = "lambda_1 = 4.41421356\nm_hat_2 = -5.89473684\ng = [-0.54 -0.58]\n"
+    assert failures(r"(1,\; \lambda_1 - 4) = (1,\; 0.4142)", printed) == []
+    assert failures(r"(1,\; \lambda_1 - 4) = (1,\; 0.4143)", printed) != []
+    assert failures(r"|\hat{m}_2| = 5.8947", printed) == []
+    assert failures(r"\lvert \hat{m}_2 \rvert = 5.8947", printed) == []
+    assert failures(r"-0.54 - 0.58 = -1.12", printed) == []  # 0.58 after a binary minus
+    assert failures(r"-0.54 - 0.58 = -1.02", printed) != []
+
+
+def test_a_printed_name_equated_with_an_exact_value_is_compared() -> None:
+    printed = "p = 0.33333333\ny = 1.73205081\nq = 0.125\n"
+    assert failures(r"p = \frac{1}{3} \quad y = \sqrt{3} \quad q = 2^{-3}", printed) == []
+    assert failures(r"p = \frac{1}{4}", printed) == [
+        "p: printed 0.33333333, but \\frac{1}{4} is 0.25"]
+    assert failures(r"q = 2^{-2}", printed) != []
+
+
+def test_percentages_stand_for_their_hundredth() -> None:
+    assert failures(r"p = 82.47\%", "p = 0.824712\n") == []
+    assert failures(r"p = 82.48\%", "p = 0.824712\n") != []
+    assert failures(r"p = 3.7264\%", "p = 3.72639089\n") == []  # printed as a percentage
+    assert failures(r"p = 82.47\%", "p = 82.4712\n") != []  # 82.47 claims 82.4700 then
+
+
+def test_given_data_is_quoted_and_named_from_the_source() -> None:
+    names = {"beta_1": "0.9", "alpha": "0.1"}
+    assert failures(r"\beta_1 = 0.9, \quad \alpha = 0.1", given_names=names) == []
+    assert failures(r"\beta_1 = 0.8", given_names=names) == [
+        "beta_1 (given): prose 0.8, printed 0.9000"]
+    assert failures(r"1 - \beta_1^2 = 1 - 0.81 = 0.19", given_names=names) == []
+
+
+@pytest.mark.parametrize(
+    ("latex", "element"),
+    [(r"[\mat{A}]_{12} = 0.2", True), (r"(\mat{A})_{21} = 0.3", True), (r"A_{2,1} = 0.3", True),
+     (r"[\mat{A}]_{12} = 0.3", False), (r"x \gets 0.7", False), (r"x \leftarrow 0.7", False),
+     (r"x \simeq 0.7", False)],
+)
+def test_element_forms_and_assignments_name_their_values(latex: str, element: bool) -> None:
+    found = failures(latex, "A = [[0.1 0.2]\n [0.3 0.4]]\n", macros={"mat": (r"\mathbf{#1}", 1)})
+    assert (found == []) is element
+    assert found == [] or found[0].split(":")[0] in ("A[1,2]", "x")

@@ -196,9 +196,18 @@ def test_prose_with_more_decimals_than_the_policy() -> None:
         Status.MATCH, 6, "0.123456", "0.123456", True
     )
     assert compare("0.123456", "0.1234566", POLICY).status is Status.DIVERGE
-    assert compare("0.12345", "0.12345", POLICY) == Comparison(
-        Status.MATCH, 5, "0.12345", "0.12345", True
+    assert compare("0.12345", "0.12346", POLICY).status is Status.DIVERGE
+
+
+def test_an_exact_value_shown_in_full_is_no_breach_of_the_policy() -> None:
+    # The exact Adam moments 0.069604 and 0.001999 were warned about (fatal under -W).
+    assert compare("0.069604", "0.069604", POLICY) == Comparison(
+        Status.MATCH, 6, "0.069604", "0.069604", False
     )
+    assert compare("0.12345", "0.123450", POLICY).over_policy is False  # the same value
+    assert compare("0.12345", "0.1234501", POLICY).over_policy is True  # a rounding
+    assert PrintedPool(["0.069604"]).match("0.069604", POLICY).over_policy is False
+    assert PrintedPool(["0.0696041"]).match("0.069604", POLICY).over_policy is True
 
 
 def test_a_longer_policy_pads_the_prose() -> None:
@@ -286,7 +295,10 @@ def test_a_free_digit_is_judged_at_the_comparison_precision() -> None:
     pool = PrintedPool(SEED)
     assert pool.match("0.49", POLICY) == Comparison(Status.DIVERGE, 4, "0.4900", "0.4931", False)
     assert pool.match("0.49", Policy(decimals=0)).status is Status.MATCH
-    assert pool.match("0.40111", POLICY) == Comparison(Status.MATCH, 5, "0.40111", "0.40111", True)
+    assert pool.match("0.40111", POLICY) == Comparison(Status.MATCH, 5, "0.40111", "0.40111", False)
+    assert pool.match("0.4011", Policy(decimals=3)).over_policy is False  # printed as such
+    assert pool.match("0.4931", Policy(decimals=3)).over_policy is False
+    assert pool.match("0.7072", Policy(decimals=3)).over_policy is True
 
 
 def test_a_free_digit_not_printed_shows_the_nearest() -> None:
@@ -412,6 +424,7 @@ def ref_compare(prose: str, printed: str, decimals: int, half_up: bool) -> Compa
     wanted, _ = ref_round(prose, places, half_up)
     got, tie = ref_round(printed, places, half_up)
     shown = ref_show(wanted, places)
+    over = over and ref_value(prose) != ref_value(printed)  # an exact value is no rounding
     if tie:
         return Comparison(Status.AMBIGUOUS, places, shown, ref_face(printed), over)
     status = Status.MATCH if wanted == got else Status.DIVERGE
@@ -469,6 +482,9 @@ def ref_value(text: str) -> Fraction:
 
 def ref_pool_match(pool: list[str], prose: str, decimals: int, half_up: bool) -> Comparison:
     places, over = ref_places(prose, decimals)
+    finite = [t for t in pool if any(c.isdigit() for c in t) and "inf" not in t.lower()]
+    if any(c.isdigit() for c in prose) and "inf" not in prose.lower():
+        over = over and all(ref_value(t) != ref_value(prose) for t in finite)
     target, _ = ref_round(prose, places, half_up)
     shown = ref_show(target, places)
     rounded = [(text, *ref_round(text, places, half_up)) for text in pool]

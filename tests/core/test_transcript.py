@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import math
 import sys
 from collections.abc import Iterator
@@ -278,31 +280,260 @@ def test_a_three_dimensional_array_has_blank_lines_inside() -> None:
     [
         "name = Alice",
         "ok = True",
-        "A = 0.5 # rounded",
-        "x = 3 apples",
         "exp(-0.7071) = 0.4931",
         "x[0] = 0.5",
         "A.T = 0.5",
         "c = (1+2j)",
         f"c = {np.complex128(1 + 2j)!r}",
         f"c = {np.array([1 + 2j, 3 - 1j])}",
-        "x = 1, 2",
-        "x = 0.5 (approx)",
         "x == 0.5",
         "x = ",
         "x = 0x1F",
-        "x = [1, 2] and [3, 4]",
         f"s = {np.array(['a', 'b'])!r}",
         f"b = {np.array([True, False])}",
         "x = [1, 2)",
         "x = np.float64('abc')",
         "x = array([1, 2], order='F')",
+        # a value run on into a word, a number or an expression is no number
+        "x = 0.5rad",
+        "x = 1+2j",
+        "d = 2024-05-01",
+        "t = 12:30",
+        "r = 3/4",
+        "v = 1.2.3",
+        "x = 0.5.",
     ],
 )
 def test_free_text_is_not_an_entry(line: str) -> None:
     transcript = read_transcript(line + "\n")
     assert transcript.entries == {}
     assert transcript.problems == []
+
+
+# --- a note after the value ------------------------------------------------------------------
+
+
+def printed(*lines: tuple[Any, ...]) -> str:
+    """What ``print(*args)`` writes for each tuple of arguments, one call a tuple."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        for args in lines:
+            print(*args)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (printed(("w =", 0.5, "rad")), "0.5"),
+        (printed(("p =", round(0.731058, 4), "(rounded)")), "0.7311"),
+        (printed(("p =", np.float64(0.7311), "(rounded)")), "0.7311"),
+        (printed(("p =", repr(np.float64(0.7311)), "(rounded)")), "0.7311"),
+        ("A = 0.5 # rounded", "0.5"),
+        ("x = 3 apples", "3"),
+        ("x = 0.5 (approx)", "0.5"),
+        ("x = 0.5(approx)", "0.5"),
+        ("x = 0.5, rounded", "0.5"),
+        ("x = 0.5: the weight", "0.5"),
+        ("x = -0.25 m/s", "-0.25"),
+        ("t = 1.5 s (float64)", "1.5"),
+        ("x = 1e-05 — small", "1e-05"),
+        ("x = nan (no data)", "nan"),
+        ("x = 0.5 (rounded, see below", "0.5"),
+    ],
+)
+def test_a_note_after_a_number_is_ignored(text: str, value: str) -> None:
+    name = text.split("=")[0].strip()
+    transcript = read_transcript(text)
+    assert transcript.problems == []
+    assert transcript.entries == {name: Entry(name, (), (value,), 1)}
+    assert transcript.numbers == (value,)
+
+
+@pytest.mark.parametrize(
+    ("text", "shape", "values"),
+    [
+        (printed(("v =", [0.1, 0.2], "(unit vector)")), (2,), ("0.1", "0.2")),
+        (printed(("v =", (0.1, 0.2), "m")), (2,), ("0.1", "0.2")),
+        (printed(("v =", [np.float64(0.1), np.float64(0.2)], "(rounded)")), (2,),
+         ("0.1", "0.2")),
+        (printed(("v =", [[1, 2], [3, 4]], "(row-major)")), (2, 2), ("1", "2", "3", "4")),
+        (printed(("v =", np.array([0.5, 1.5]), "rad")), (2,), ("0.5", "1.5")),
+        (printed(("v =", repr(np.array([0.5, 1.5])), "rad")), (2,), ("0.5", "1.5")),
+    ],
+)
+def test_a_note_after_a_list_tuple_or_array_on_one_line(
+    text: str, shape: tuple[int, ...], values: tuple[str, ...]
+) -> None:
+    assert entry(text, "v") == Entry("v", shape, values, 1)
+
+
+@pytest.mark.parametrize("form", [str, repr])
+@pytest.mark.parametrize("linewidth", [75, 20])
+def test_a_note_after_a_numpy_array_over_several_lines(form: Any, linewidth: int) -> None:
+    with np.printoptions(precision=4, linewidth=linewidth):
+        shown = form(softmax_rows())
+    assert shown.count("\n") >= 2
+    text = printed(("intro 7",), ("A =", shown, "(row-major)"), ("after =", 1))
+    transcript = read_transcript(text)
+    assert transcript.problems == []
+    a = transcript.entries["A"]
+    assert (a.line, a.shape) == (2, (3, 3))
+    assert same_numbers(a.values, fixed(softmax_rows(), 4))
+    assert transcript.entries["after"].line == 2 + shown.count("\n") + 1
+
+
+def test_a_note_after_an_array_that_starts_on_the_next_line() -> None:
+    text = printed(("heading",), ("A =\n", np.eye(2), "(identity)"), ("B =", 2))
+    assert text.startswith("heading\nA =\n [[1. 0.]\n [0. 1.]] (identity)\n")
+    transcript = read_transcript(text)
+    assert transcript.problems == []
+    assert transcript.entries["A"] == Entry("A", (2, 2), ("1.", "0.", "0.", "1."), 2)
+    assert transcript.entries["B"].line == 5
+
+
+def test_a_note_after_a_three_dimensional_array() -> None:
+    shown = str(np.arange(8).reshape(2, 2, 2))
+    text = printed(("T =", shown, "(two 2 by 2 blocks)"), ("U =", 1))
+    # the note's "2 by 2" is on the line where the value ends: another number, a problem
+    transcript = read_transcript(text)
+    assert transcript.entries.keys() == {"U"}
+    (problem,) = transcript.problems
+    assert problem.where == 1 and f"(on line {shown.count(chr(10)) + 1})" in problem.message
+    text = printed(("T =", shown, "(two blocks)"), ("U =", 1))
+    assert entry(text, "T") == Entry("T", (2, 2, 2), tuple(str(i) for i in range(8)), 1)
+
+
+def test_brackets_in_a_note_do_not_take_the_next_line() -> None:
+    transcript = read_transcript("A = [[1 2]\n [3 4]] (see the\nB = 1\n")
+    assert transcript.problems == []
+    assert transcript.entries["A"] == Entry("A", (2, 2), ("1", "2", "3", "4"), 1)
+    assert transcript.entries["B"] == Entry("B", (), ("1",), 3)
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("x = 0.5 or 0.6", ("0.5", "0.6")),
+        ("x = 1, 2", ("1", "2")),
+        ("n = 1,000", ("1", "000")),
+        ("x = [1, 2] and [3, 4]", ("1", "2", "3", "4")),
+        ("x = [1, 2] [3, 4]", ("1", "2", "3", "4")),
+        ("x = 0.5 (after 3 steps)", ("0.5", "3")),
+        ("x = np.float64(0.5) 0.6", ("0.5", "0.6")),
+        (printed(("x =", 0.5, "or", 0.6)), ("0.5", "0.6")),
+    ],
+)
+def test_a_note_with_another_number_is_a_located_problem(
+    text: str, numbers: tuple[str, ...]
+) -> None:
+    transcript = read_transcript(f"intro\n{text}\nafter = 1\n")
+    assert transcript.entries.keys() == {"after"}
+    (problem,) = transcript.problems
+    assert problem.where == 2
+    name = text.split()[0]
+    assert problem.message == (
+        f"{name} on line 2 of the output has another number after its value, so which number "
+        f"is {name} cannot be told: print the note without digits, or on a line of its own."
+    )
+    assert transcript.numbers == (*numbers, "1")
+
+
+def test_a_note_with_another_number_after_a_multi_line_array() -> None:
+    text = printed(("A =", np.eye(2), "or", np.zeros(2)), ("B =", 1))
+    transcript = read_transcript(text)
+    assert transcript.entries.keys() == {"B"}
+    (problem,) = transcript.problems
+    assert problem.where == 1
+    assert "A on line 1 of the output has another number after its value (on line 2)" in (
+        problem.message)
+    assert transcript.numbers == ("1.", "0.", "0.", "1.", "0.", "0.", "1")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["x = 2 - y", "x = 0.5 ± 0.1", "x = 0.5 * scale", "x = 2 -", "x = [1, 2] + [3, 4]",
+     "x = 0.5 <= tol", "x = 3 × 10"],
+)
+def test_an_operator_after_the_value_is_a_located_problem(text: str) -> None:
+    transcript = read_transcript(text)
+    assert transcript.entries == {}
+    (problem,) = transcript.problems
+    assert problem.where == 1
+    assert problem.message.startswith(
+        "x on line 1 of the output goes on with an operator after its value, so it reads as an "
+        "expression rather than one value")
+
+
+@pytest.mark.parametrize("text", ["acc = 82.47%", "acc = 82.47 % (test set)",
+                                  "acc = [82.47, 90.1] %"])
+def test_a_percentage_is_a_located_problem(text: str) -> None:
+    transcript = read_transcript(text)
+    assert transcript.entries == {}
+    (problem,) = transcript.problems
+    assert problem.where == 1
+    assert problem.message == (
+        "acc on line 1 of the output is printed as a percentage, and the number before the "
+        "percent sign is not its value: print the fraction itself, without the sign.")
+
+
+def test_several_quantities_on_one_line() -> None:
+    text = printed(
+        ("w =", 0.3, "and b =", 0.1),
+        ("x =", 1, ", y =", 2, "(counts)"),
+        ("p =", 0.5, "(q =", 0.25, "as well)"),
+    )
+    transcript = read_transcript(text)
+    assert transcript.problems == []
+    assert transcript.entries == {
+        "w": Entry("w", (), ("0.3",), 1),
+        "b": Entry("b", (), ("0.1",), 1),
+        "x": Entry("x", (), ("1",), 2),
+        "y": Entry("y", (), ("2",), 2),
+        "p": Entry("p", (), ("0.5",), 3),
+        "q": Entry("q", (), ("0.25",), 3),
+    }
+    assert transcript.numbers == ("0.3", "0.1", "1", "2", "0.5", "0.25")
+
+
+def test_a_quantity_after_a_multi_line_array_and_before_one() -> None:
+    text = printed(("A =", np.eye(2), "and w =", 0.3), ("v =", 0.5, "and B =", np.eye(2)),
+                   ("after =", 1))
+    transcript = read_transcript(text)
+    assert transcript.problems == []
+    assert {name: e.line for name, e in transcript.entries.items()} == {
+        "A": 1, "w": 2, "v": 3, "B": 3, "after": 5}
+    assert transcript.entries["B"] == Entry("B", (2, 2), ("1.", "0.", "0.", "1."), 3)
+
+
+def test_what_a_note_says_equals_something_else_is_free_text() -> None:
+    transcript = read_transcript("x = 0.5 and exp(-x) = 0.6065\ny = 2 where z.T = 3\n")
+    assert transcript.problems == []
+    assert transcript.entries.keys() == {"x", "y"}
+    assert transcript.numbers == ("0.5", "0.6065", "2", "3")
+
+
+def test_a_number_before_the_next_quantity_is_still_a_problem() -> None:
+    transcript = read_transcript("x = 0.5 or 0.6 and y = 1\n")
+    assert transcript.entries == {}
+    assert [p.where for p in transcript.problems] == [1]
+    assert transcript.numbers == ("0.5", "0.6", "1")
+
+
+def test_a_name_printed_twice_with_a_note() -> None:
+    transcript = read_transcript("w = 0.5 rad\nw = 0.6 rad\n")
+    assert transcript.entries == {"w": Entry("w", (), ("0.5",), 1)}
+    assert [p.where for p in transcript.problems] == [2]
+
+
+def test_note_problem_messages_are_one_sentence_without_jargon() -> None:
+    text = "a = 1 or 2\nb = 2 - y\nc = 50%\nd = [[1 2]\n [3 4]] and 5\n"
+    problems = read_transcript(text).problems
+    assert [p.where for p in problems] == [1, 2, 3, 4]
+    for problem in problems:
+        assert "." not in problem.message.removesuffix(".")
+        for jargon in ("list", "tuple", "exception", "parse", "token", "ndarray"):
+            assert jargon not in problem.message.lower()
 
 
 # --- problems --------------------------------------------------------------------------------
@@ -495,3 +726,26 @@ def test_python_lists_round_trip(array: Any, scalars: bool) -> None:
     got = entry(f"X = {as_list}")
     assert got.shape == ((array.size,) if scalars else array.shape)
     assert_round_trip(got.values, array, shortest=True)
+
+
+NOTES = ["rad", "(rounded)", "# rounded", "(row-major)", "m/s", "— the weights", ", done",
+         "(see the table"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    array=hnp.arrays(
+        np.float64,
+        hnp.array_shapes(min_dims=0, max_dims=3, min_side=1, max_side=4),
+        elements=FLOATS,
+    ),
+    form=st.sampled_from([str, repr]),
+    linewidth=st.sampled_from([20, 75]),
+    note=st.sampled_from(NOTES),
+)
+def test_a_note_never_changes_the_value(array: Any, form: Any, linewidth: int, note: str) -> None:
+    with np.printoptions(floatmode="unique", threshold=sys.maxsize, linewidth=linewidth):
+        shown = form(array)
+    plain = entry(f"X = {shown}\n")
+    noted = entry(printed(("before 1",), ("X =", shown, note), ("after =", 2)))
+    assert (noted.shape, noted.values, noted.line) == (plain.shape, plain.values, 2)

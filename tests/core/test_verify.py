@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
+import block_check
 from verified_problems.core import (
     Outcome,
-    Placed,
-    PlacedValue,
-    Policy,
     Verdict,
-    read_math,
-    read_transcript,
-    verify,
 )
 
 TRANSCRIPT = """\
@@ -25,12 +20,11 @@ x = [0.1 0.2]
 """
 
 
+MACROS = {"mat": (r"\mathbf{#1}", 1), "vec": (r"\boldsymbol{#1}", 1)}
+
+
 def check(latex: str, transcript: str = TRANSCRIPT) -> list[Verdict]:
-    extract = read_math(latex, {"mat": (r"\mathbf{#1}", 1), "vec": (r"\boldsymbol{#1}", 1)})
-    named = [PlacedValue(v, tuple(Placed(c, 1, c.start, "") for c in v.cells))
-             for v in extract.named]
-    free = [Placed(n, 1, n.start, "") for n in extract.free]
-    return verify(read_transcript(transcript), named, free, [], Policy())
+    return block_check.check(latex, transcript, macros=MACROS)
 
 
 def failures(latex: str, transcript: str = TRANSCRIPT) -> list[str]:
@@ -69,10 +63,12 @@ def test_an_unnamed_tuple_must_be_a_printed_array_row_or_column() -> None:
 
 def test_a_dropped_sign_in_an_unnamed_tuple_is_caught() -> None:
     # Every entry is printed somewhere (0.7071 is in Z), but no printed array is this tuple.
-    assert failures(r"\vec{z} - \max = (0,\; 0.7071,\; 0)") == [
-        "z_1_minus_max[2]: prose 0.7071, printed -0.7071 (this tuple or matrix is no printed "
-        "array; compared with the closest one)"
-    ]
+    # It used to be "compared with the closest one", and `make fix` wrote that one's digits.
+    [verdict] = [v for v in check(r"\vec{z} - \max = (0,\; 0.7071,\; 0)") if v.failed]
+    assert verdict.message == (
+        "0.7071: this tuple or matrix is no printed array, row or column, and is not derived on "
+        "this page; print it, or name it as it was printed")
+    assert verdict.printed is None  # nothing to write in its place
 
 
 def test_swapped_entries_of_an_unnamed_tuple_are_caught() -> None:
@@ -80,21 +76,28 @@ def test_swapped_entries_of_an_unnamed_tuple_are_caught() -> None:
     assert failures(r"(0.2, 0.1)") != []
 
 
-def test_a_named_but_unprinted_tuple_is_checked_whole() -> None:
-    assert failures(r"\vec{z} = (0.7071, 0, 0.7071)") == []  # row 1 of Z
-    assert failures(r"\vec{z} = (0.7071, 0, -0.7071)") != []
+def test_a_name_the_snippet_did_not_print_is_no_free_pass() -> None:
+    assert failures(r"\vec{z} = (0.7071, 0, 0.7071)") == []  # row 1 of Z, as a whole
+    assert failures(r"\vec{z} = (0.7071, 0, -0.7071)") == [
+        "z: not printed by the snippet, and 0.7071 is not derived on this page; print z, or "
+        "write the name it was printed under (0.7071 is printed as Z[1,1])"]
+    assert failures(r"\hat{y} = 0.1") == [
+        "y_hat: not printed by the snippet, and 0.1 is not derived on this page; print y_hat, "
+        "or write the name it was printed under (0.1 is printed as x[1])"]
+    assert failures(r"\hat{y} = 0.1 + 0.2 = 0.3") == []  # derived
 
 
-def test_a_tuple_of_a_size_nothing_printed_falls_back_to_free_digits() -> None:
-    verdicts = check(r"(0.7071, 0.1, 0.2, 0.8022)")
-    assert {v.kind for v in verdicts} == {"free"}
-    assert all(v.outcome is Outcome.MATCH for v in verdicts)
+def test_a_tuple_of_a_size_nothing_printed_is_no_printed_array() -> None:
+    [verdict] = check(r"(0.7071, 0.1, 0.2, 0.8022)")
+    assert verdict.failed and "no printed array" in verdict.message
+    assert all(v.outcome is Outcome.MATCH for v in check(r"(0.7071, 0, 0.7071)"))
 
 
 def test_free_digits_keep_their_sign() -> None:
     assert failures(r"e^{-0.7071}") == []
     assert failures(r"e^{-0.8022}") == [
-        "free digit: prose -0.8022 is not among the printed numbers (nearest printed -0.7071)"
+        "free digit: prose -0.8022 is not among the printed numbers (nearest printed 0.8022 "
+        "(O[1,1]))"
     ]
 
 

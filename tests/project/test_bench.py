@@ -1,7 +1,7 @@
 """scripts/bench.py for real at a tiny size: the books build; the counts and ratio rows are there.
 
-Nine real sphinx-build runs of a 3-problem book (about 15 s), and three of scripts/build_phases.py;
-no assertion is about time.
+Fifteen real sphinx-build runs of a 3-problem book (every variant cold, three no-ops and an edit),
+whose HTML is then read, and three of scripts/build_phases.py; no assertion is about time.
 """
 
 from __future__ import annotations
@@ -18,15 +18,33 @@ SCRIPTS = PROJECT / "scripts"
 sys.path.insert(0, str(SCRIPTS))
 
 import bench  # noqa: E402
-from bench_book import VARIANTS, page, problems, rounded, snippet, write_books  # noqa: E402
+from bench_book import (  # noqa: E402
+    EXCERPT,
+    SECTION,
+    UNCHECKED_KIND,
+    VARIANTS,
+    page,
+    problems,
+    rounded,
+    run_snippet,
+    snippet,
+    write_books,
+)
+from bs4 import Tag  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> bench.Runs:
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the benchmark writes its books: ``<folder>/3/<variant>``."""
+    return tmp_path_factory.mktemp("bench")
+
+
+@pytest.fixture(scope="module")
+def runs(folder: Path) -> bench.Runs:
     """One real benchmark of a 3-problem book, every variant and phase."""
-    return bench.bench([3], repeat=1, timeout=120, folder=tmp_path_factory.mktemp("bench"))
+    return bench.bench([3], repeat=1, timeout=120, folder=folder)
 
 
 def test_checked_noop_runs_nothing_and_edit_runs_one(runs: bench.Runs) -> None:
@@ -36,11 +54,15 @@ def test_checked_noop_runs_nothing_and_edit_runs_one(runs: bench.Runs) -> None:
     assert all((b.run, b.read) == (0, 0) for b in runs[3, "checked", "noop"])
     assert (edit.run, edit.read) == (1, 1)
     assert runs[3, "checked", "cold"][0].run == 3
+    # the same snippet edit everywhere: plain and programoutput include the snippet too
+    assert [runs[3, v, "edit"][0].read for v in VARIANTS] == [1, 1, 1]
 
 
 def test_report_has_the_figures_and_ratio_rows(runs: bench.Runs) -> None:
     text = bench.report(runs, [3], repeat=1, seconds=1.0, markdown=False)
     for row in (
+        "Targets",
+        "Other ratios",
         "checked / plain, cold",
         "checked / plain, no-op",
         "programoutput / plain, cold",
@@ -58,6 +80,25 @@ def test_markdown_report_is_a_table(runs: bench.Runs) -> None:
     text = bench.report(runs, [3], repeat=1, seconds=1.0, markdown=True)
     assert "| measure | problems | value | target | met |" in text
     assert "| checked no-op: snippets run, pages read | 3 | 0, 0 | 0, 0 | yes |" in text
+    assert "| verification overhead per problem | 3 |" in text
+    assert "| ≤ 5 ms |" in text and "| ≥ 15× |" in text and "| ≤ 1.05× |" in text
+    assert "| ≤ 1.20× |" in text  # the cold target: the largest size measured, here 3
+
+
+def test_markdown_report_has_the_readme_table(runs: bench.Runs) -> None:
+    # The README's "Performance" table, header for header, so a run's rows can replace its rows.
+    readme = (PROJECT / "README.md").read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(readme) if line.startswith("| problems | plain"))
+    header, readme_rule = readme[at: at + 2]
+    lines = bench.report(runs, [3], repeat=1, seconds=1.0, markdown=True).splitlines()
+    assert header in lines
+    rule, row = lines[lines.index(header) + 1: lines.index(header) + 3]
+    assert rule == readme_rule
+    cells = row.strip("| ").split(" | ")
+    assert cells[0] == "3"
+    assert len(cells) == header.count(" | ") + 1
+    assert [c.rsplit(" ", 1)[-1] for c in cells[1:5]] == ["s", "s", "s", "ms"]
+    assert cells[-2].endswith("×") and cells[-1].endswith("×")
 
 
 def test_prose_digits_are_the_printed_ones_rounded_half_even() -> None:
@@ -69,18 +110,80 @@ def test_prose_digits_are_the_printed_ones_rounded_half_even() -> None:
     assert "np.set_printoptions(floatmode=\"unique\"" in snippet(problem)
 
 
-def test_variants_differ_only_in_the_directive() -> None:
+def test_variants_differ_only_after_the_check_heading() -> None:
     # The yardstick: a plain page has every heading and sentence of a checked one, so the two
     # builds differ by the check alone, not by a section more in every page's navigation.
     problem = problems(1)[0]
-    pages = {variant: page(problem, variant, Path("/snippets")) for variant in VARIANTS}
-    directives = {variant: text.split("\n:::{", 2)[-1] for variant, text in pages.items()
-                  if variant != "plain"}
-    assert directives["checked"].startswith("check-numeric} p0001.py")
-    assert directives["programoutput"].startswith("program-output} ")
-    for variant, directive in directives.items():
-        assert pages[variant].removesuffix("\n:::{" + directive) == pages["plain"]
-    assert "\n## Check — numeric\n" in pages["plain"]
+    pages = {variant: page(problem, variant, Path("/snippets"), "X = 1\n") for variant in VARIANTS}
+    heads, tails = {}, {}
+    for variant, text in pages.items():
+        heads[variant], found, tails[variant] = text.partition(SECTION)
+        assert found, variant
+    # the header's kind alone differs: a numeric problem must have a check (verified.no-check)
+    assert ":kind: numeric\n" in heads["checked"]
+    for variant in ("plain", "programoutput"):
+        assert heads[variant] == heads["checked"].replace(":kind: numeric\n",
+                                                          f":kind: {UNCHECKED_KIND}\n")
+    include = ':::{literalinclude} /../snippets/p0001.py\n:language: python\n:start-after: "# '
+    assert tails["plain"].startswith("\n" + include)
+    assert tails["plain"].endswith('"# -- end excerpt"\n:::\n\n```text\nX = 1\n```\n')
+    assert tails["checked"].startswith("\n:::{check-numeric} p0001.py\n")
+    assert tails["programoutput"].startswith("\n" + include)
+    assert tails["programoutput"].endswith(f":::\n\n:::{{program-output}} {sys.executable} "
+                                           "/snippets/p0001.py\n:::\n")
+    # the excerpt's markers and options are the same for check-numeric and literalinclude
+    options = tails["checked"].split("\n", 2)[2]
+    assert options in tails["plain"] and options in tails["programoutput"]
+
+
+def test_run_snippet_prints_what_a_fresh_interpreter_prints(tmp_path: Path) -> None:
+    path = tmp_path / "p0001.py"
+    path.write_text(snippet(problems(1)[0]), encoding="utf-8")
+    fresh = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                           check=True, timeout=60).stdout
+    assert run_snippet(path) == fresh
+    assert run_snippet(path) == fresh  # the print options the snippet set did not stay
+
+
+def _check_section(folder: Path, variant: str, number: int) -> Tag:
+    """The "Check — numeric" section of problem ``number``'s page, as the last build wrote it."""
+    html = folder / "3" / variant / "build" / "html"
+    [path] = html.rglob(f"p{number:04d}.html")
+    section = soup(path).select_one("section#check-numeric")
+    assert section is not None, path
+    return section
+
+
+def _code(section: Tag, language: str) -> list[str]:
+    """The text of the section's code blocks highlighted as ``language``, outside a check."""
+    return [pre.get_text() for pre in section.select(f"div.highlight-{language} pre")
+            if pre.find_parent("div", class_="verified-check") is None]
+
+
+@pytest.mark.parametrize("number", [1, 2, 3])
+def test_plain_and_programoutput_pages_show_the_excerpt_and_the_transcript(
+    runs: bench.Runs, folder: Path, number: int
+) -> None:
+    # What the checked page shows, which the yardstick must show as well.
+    checked = _check_section(folder, "checked", number)
+    excerpt = checked.select_one("div.verified-excerpt pre")
+    transcript = checked.select_one("details.verified-transcript pre")
+    assert excerpt is not None and transcript is not None
+    assert excerpt.get_text() == EXCERPT
+    snippet_path = folder / "3" / "plain" / "snippets" / f"p{number:04d}.py"
+    fresh = subprocess.run([sys.executable, str(snippet_path)], capture_output=True, text=True,
+                           check=True, timeout=60).stdout
+    assert transcript.get_text() == fresh
+
+    plain = _check_section(folder, "plain", number)
+    assert plain.select("div.verified-check") == []  # nothing is checked
+    assert _code(plain, "python") == [EXCERPT]
+    assert _code(plain, "text") == [fresh]  # static, captured when the book was written
+
+    peer = _check_section(folder, "programoutput", number)
+    assert peer.select("div.verified-check") == []
+    assert _code(peer, "python") == [EXCERPT]
+    assert _code(peer, "text") == [fresh]  # what program-output ran at build time
 
 
 def _phases(book: Path, *extra: str) -> subprocess.CompletedProcess[str]:

@@ -1,9 +1,11 @@
 """The checker cannot be fooled: mutants of the real book fail the build (scripts/mutation.py).
 
-A sample of the mutants ``make mutation`` runs (one digit changed, two neighbouring matrix
-entries swapped, a minus sign dropped) is applied to a copy of the real book; each must fail
-the build with an error naming its file and line. A deliberately blind page (the Answer wrapped
-in ``:::{unchecked}``) shows that the machinery does report survivors, so these tests can fail.
+The mutants come from the pages' Markdown source (every decimal; integers where they are values
+in math): one digit changed, two neighbouring entries swapped, a minus dropped or added, a
+``+``/``-`` flipped. The scan itself is tested on small pages; a sample of the book's mutants
+is applied to a copy of the real book, and each must fail the build with an error naming its
+file and line, but for the known survivors, which are held to account. A deliberately blind
+page (the Answer wrapped in ``:::{unchecked}``) shows that the machinery does report survivors.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -18,9 +21,6 @@ from typing import Any
 
 import pytest
 from support import PROJECT, ROOTS, sphinx_build
-
-SAMPLE = 100  # of about 220 mutants; about 0.15 s each on two cores
-SEED = 2026
 
 
 def _load() -> ModuleType:
@@ -35,18 +35,184 @@ def _load() -> ModuleType:
 mutation: Any = _load()
 
 ATTENTION = "book/problems/ii-3-b01-attention-by-hand.md"
+SAMPLE = 100  # of about 500 mutants; about 0.2 s each
+SEED = 2026
 
-#: Mutants of the real book that the checker lets through (as ``make mutation`` prints them),
-#: and why. ``--all-digits`` makes the last two; the default mutants, the first only.
+#: Lines of the real book whose default mutants the checker lets through, and why.
 KNOWN_SURVIVORS = {
-    f"{ATTENTION}:200: digit free digit: 0.5035 -> 1.5035 (column 85)":
-        "a free digit (the largest weight of row 3, in the Variation's answer) only has to be "
-        "printed by the Variation's snippet; 1.5035 is, as O[3,1] of the variation",
-    f"{ATTENTION}:201: digit free digit: 0.1978 -> 1.1978 (column 55)":
-        "the same: 1.1978 is printed by the Variation's snippet, as O[1,2]",
+    ("book/authors/writing.md", 14): "an operand of a fraction inside the tuple of a chain "
+    "(\\vec{p} = (\\frac{e^{1}}{e^{1} + e^{2}}, ...) = (0.2689, 0.7311)) is reported at the "
+    "chain's next line, not its own",
+    ("book/numerics/log-sum-exp.md", 89): "the same: a numerator of \\tfrac{1}{1.5032} is "
+    "reported at line 90",
+    (ATTENTION, 83): "the same: a numerator of \\tfrac{1}{2.4931} is reported at line 84",
+    ("book/numerics/log-sum-exp.md", 123): "a minus added to the free digit 1.0000: -1 is "
+    "printed too (the shifted scores), and a free digit may be any printed number",
+    ("book/numerics/log-sum-exp.md", 151): "the Variation's \\vec{y} = (-1000, -1001, -1002) "
+    "is a named tuple of integers that no snippet prints: unchecked",
+    ("book/numerics/log-sum-exp.md", 160): "\\softmax(\\vec{y}) = (…) names nothing: its "
+    "entries are free digits, so a permutation of printed numbers passes",
 }
-SURVIVOR_REASON = "the checker can be fooled: " + "; ".join(
-    f"{where}: {why}" for where, why in KNOWN_SURVIVORS.items())
+
+
+def _line_of(outcome: Any, root: Path) -> tuple[str, int]:
+    return (mutation._relative(outcome.mutant.source, root), outcome.mutant.lines[0])
+
+
+# -- the scan: which numbers of a page's source are mutated ------------------------------------
+
+PAGE = """\
+# A heading with 0.25
+
+:::{problem} X.1.A01
+:kind: numeric
+:difficulty: 2
+:::
+
+Text −0.5, step 7, version 1.0.4, `0.75`, {ref}`0.125 <x>` and [a](http://x/0.5.html).
+% a comment 0.375
+<!-- 0.625 -->
+
+$$
+x = 1 + 0.3 - 2 + 0(4), \\qquad \\R^{3}, \\quad y_{2} = 4 \\text{ and 0.875}
+$$
+
+```python
+z = 0.9
+```
+
+:::{unchecked}
+1.5
+:::
+
+$0 < t = 3$, $(-0.1)^2 = 0.01$, $-0.0$, $\\begin{bmatrix} 1 & -2 \\end{bmatrix}$ {math}`s = 5`.
+
+| 0.7 | 8 | $(1, 0)$ | $(0.2, 0)$ |
+
+:::{check-numeric} x.py
+:caption: 0.33
+:::
+"""
+
+
+def _scan(text: str = PAGE) -> Any:
+    return mutation.scan_page(text, Path("/book/page.md"))
+
+
+def test_the_scan_finds_every_decimal_and_the_integers_that_are_values() -> None:
+    scan = _scan()
+    assert scan.checked
+    found = [(n.line, n.written, n.context) for n in scan.mutable]
+    assert found == [
+        (1, "0.25", "text"),  # a heading
+        (8, "−0.5", "text"),  # with its U+2212 sign
+        (13, "1", "math"), (13, "0.3", "math"), (13, "2", "math"),  # sides of an equation
+        (13, "0", "math"), (13, "4", "math"),
+        (13, "4", "math"),  # y_{2} = 4, not the subscript
+        (13, "0.875", "text"),  # words in \text
+        (24, "3", "math"), (24, "-0.1", "math"), (24, "2", "math"), (24, "0.01", "math"),
+        (24, "-0.0", "math"),
+        (24, "1", "cell"), (24, "-2", "cell"),  # a matrix
+        (24, "5", "math"),  # the {math} role
+        (26, "0.7", "text"),  # a table cell
+        (26, "0.2", "math"), (26, "0", "math"),  # a tuple of numbers with a decimal
+    ]
+
+
+def test_the_scan_skips_code_options_comments_exemptions_and_integers_that_are_no_value() -> None:
+    scan = _scan()
+    written = {n.written for n in scan.mutable}
+    # inline code, a role's target, a link, a comment, an HTML comment, a code block, an
+    # exempt passage, a directive's option: never read
+    for skipped in ("0.75", "0.125", "0.375", "0.625", "0.9", "1.5", "0.33", "1.0", "0.4"):
+        assert skipped not in written
+    assert all(n.line not in (3, 4, 5, 28, 29) for n in scan.numbers)  # header and check lines
+    unmutated = {(n.line, n.written) for n in scan.numbers if not n.mutable}
+    # \R^{3} (after a comma: no equation), the subscript of y_{2}, 0 < t (an inequality),
+    # integers in text (7, 8: never even read), a tuple of integers
+    assert unmutated == {(13, "3"), (13, "2"), (24, "0"), (26, "1"), (26, "0")}
+    assert not any(n.text in ("7", "8") for n in scan.numbers)
+
+
+def test_sign_and_operator_mutants() -> None:
+    mutants = mutation.make_mutants([_scan()])
+    by_kind: dict[str, set[tuple[int, str, str]]] = {}
+    for mutant in mutants:
+        (edit, *_rest) = mutant.edits
+        by_kind.setdefault(mutant.kind, set()).add((edit.line, edit.old, edit.new))
+    # a minus added where a sign can stand; never to 0, -0.0 or a number after an operator,
+    # an unbraced power or under an even power
+    assert by_kind["sign-add"] == {
+        (1, "0.25", "-0.25"), (13, "1", "-1"), (13, "4", "-4"), (13, "0.875", "-0.875"),
+        (24, "3", "-3"), (24, "0.01", "-0.01"), (24, "1", "-1"), (24, "5", "-5"),
+        (26, "0.7", "-0.7"), (26, "0.2", "-0.2")}
+    # the minus of a negative number dropped; not from -0.0 (the same value) nor (-0.1)^2
+    assert by_kind["sign"] == {(8, "−0.5", "0.5"), (24, "-2", "2")}
+    # + and - flipped between two operands; not before 0(4), a term that is zero
+    assert by_kind["operator"] == {(13, "+", "-"), (13, "-", "+")}
+    line = PAGE.splitlines()[12]
+    assert sorted(e.column for m in mutants if m.kind == "operator" for e in m.edits) == [
+        line.index("+"), line.index("-")]
+    # swaps: the matrix's two cells, the tuple (0.2, 0) (its entries differ)
+    assert {m.edits[0].old + "<->" + m.edits[1].old for m in mutants if m.kind == "swap"} == {
+        "1<->-2", "0.2<->0"}
+
+
+def test_digit_mutants_and_edits() -> None:
+    (number,) = [n for n in _scan().mutable if n.written == "-0.1"]
+    source = Path("/book/page.md")
+    assert [m.edits[0].new for m in mutation.digit_mutants(source, number)] == ["0.2"]
+    assert [m.edits[0].new for m in mutation.digit_mutants(source, number, True)] == [
+        "1.1", "0.2"]
+    edited = mutation.apply_edits("a\n$$-0.7071 & 1$$\n", [
+        mutation.Edit(2, 2, "-0.7071", "1"), mutation.Edit(2, 12, "1", "-0.7071")])
+    assert edited == "a\n$$1 & -0.7071$$\n"
+    with pytest.raises(ValueError, match="does not hold"):
+        mutation.apply_edits("0.5\n", [mutation.Edit(1, 0, "0.6", "0.7")])
+
+
+def test_the_scan_reads_amsmath_aligned_rows_and_math_blocks() -> None:
+    text = ("```{math}\n:label: eq\n\\begin{aligned}\nH &= 1 + 0.5 \\\\\n  &= 1.5\n"
+            "\\end{aligned}\n```\n\n\\begin{align}\nv = \\frac{2}{4}\n\\end{align}\n\n"
+            "$$\nq = \\frac{\\sigma^2}{1 - \\rho^2}\n$$ (label-1)\n\n$\\log_2 8 = 3$ bits\n")
+    scan = _scan(text)
+    assert not scan.checked
+    assert [(n.line, n.written) for n in scan.mutable] == [
+        (4, "1"), (4, "0.5"), (5, "1.5"), (10, "2"), (10, "4"),
+        (17, "2"), (17, "8"), (17, "3")]  # the base of \log_2 is a value
+    # a symbolic side: neither its integers nor its operator are mutated
+    assert {(n.line, n.text) for n in scan.numbers if not n.mutable} == {(14, "2"), (14, "1")}
+    assert [(o.line, o.symbol) for o in scan.operators] == [(4, "+")]
+
+
+def test_a_failure_on_another_line_does_not_kill() -> None:
+    page = Path("/book/page.md")
+    mutant = mutation.Mutant("digit", page, (mutation.Edit(12, 4, "0.4011", "0.4012"),),
+                             "in math")
+    elsewhere = mutation.Build(1, f"{page}:13: ERROR: A[1,1]: prose 0.4012, printed 0.4011\n", 0.1)
+    assert mutation.judge(mutant, elsewhere) == (
+        False, "the build failed (exit 1) but no error names line 12 (errors name [13])")
+    warned = mutation.Build(1, f"{page}:12: WARNING: something else\n", 0.1)
+    assert not mutation.judge(mutant, warned)[0]
+    passed = mutation.Build(0, "", 0.1)
+    assert mutation.judge(mutant, passed) == (False, "the build passed (exit 0)")
+    right = mutation.Build(1, f"\x1b[31m{page}:12: ERROR: A[1,1]: prose 0.4012, printed 0.4011 "
+                              "[verified.divergence]\x1b[39;49;00m\n", 0.1)
+    assert mutation.judge(mutant, right) == (
+        True, "A[1,1]: prose 0.4012, printed 0.4011 [verified.divergence]")
+
+
+def test_a_swap_must_be_reported_on_both_lines() -> None:
+    page = Path("/book/page.md")
+    mutant = mutation.Mutant("swap", page, (mutation.Edit(3, 0, "0.1", "0.2"),
+                                            mutation.Edit(4, 0, "0.2", "0.1")), "in a matrix")
+    one = mutation.Build(1, f"{page}:3: ERROR: A[1,1]: prose 0.2, printed 0.1\n", 0.1)
+    assert not mutation.judge(mutant, one)[0]
+    both = mutation.Build(1, f"{page}:3: ERROR: x\n{page}:4: ERROR: y\n", 0.1)
+    assert mutation.judge(mutant, both) == (True, "x; y")
+
+
+# -- the real book ---------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -61,13 +227,13 @@ def test_a_sample_of_the_book_kills_every_mutant(sample: Any) -> None:
     """100 % killed, but for the known survivors (which the next test holds to account)."""
     summary = sample.summary()
     print(summary)
-    assert sample.misplaced == [], summary
+    assert sample.unscanned == [], summary  # every number the checker checks is mutated
+    assert sample.unapplied == [], summary
     assert sample.final_ok, summary
     assert len(sample.outcomes) == SAMPLE
     assert {o.mutant.kind for o in sample.outcomes} == set(mutation.KINDS)
-    root = sample.root
-    unknown = [o.mutant.describe(root) for o in sample.survivors
-               if o.mutant.describe(root) not in KNOWN_SURVIVORS]
+    unknown = [o.mutant.describe(sample.root) for o in sample.survivors
+               if _line_of(o, sample.root) not in KNOWN_SURVIVORS]
     assert unknown == [], summary
     for outcome in sample.outcomes:
         if outcome.killed:
@@ -78,24 +244,76 @@ def test_a_sample_of_the_book_kills_every_mutant(sample: Any) -> None:
     assert f"mutants: {SAMPLE}, killed: " in summary
 
 
-def _known_survivors(workspace: Any, report: dict[str, Any]) -> list[Any]:
-    checked, _unplaced = mutation.read_checked(report)
-    mutants, _misplaced = mutation.make_mutants(checked, all_digits=True)
-    found = {m.describe(workspace.root): m for m in mutants}
-    missing = [where for where in KNOWN_SURVIVORS if where not in found]
-    if missing:  # not an AssertionError: the xfail below must not swallow it
-        raise LookupError(f"known survivors no longer among the mutants: {missing}")
-    return [found[where] for where in KNOWN_SURVIVORS]
+@pytest.mark.slow
+def test_the_known_survivors_still_survive(tmp_path: Path) -> None:
+    """Each known line still lets a mutant through: when the checker catches it, update the list."""
+    workspace = mutation.Workspace.create(tmp_path / "copy")
+    _build, report = mutation.baseline(workspace)
+    mutants = mutation.make_mutants(mutation.scan_pages(mutation.checked_pages(workspace)))
+    known = [m for m in mutants
+             if (mutation._relative(m.source, workspace.root), m.lines[0]) in KNOWN_SURVIVORS]
+    result = mutation.run_mutants(workspace, known, report)
+    assert result.final_ok
+    surviving = {_line_of(o, workspace.root) for o in result.survivors}
+    assert surviving == set(KNOWN_SURVIVORS), result.summary()
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=SURVIVOR_REASON)
-def test_the_known_survivors_are_killed(tmp_path: Path) -> None:
-    workspace = mutation.Workspace.create(tmp_path / "copy")
-    _build, report = mutation.baseline(workspace)
-    result = mutation.run_mutants(workspace, _known_survivors(workspace, report), report)
-    assert result.final_ok
-    assert result.survivors == [], result.summary()
+def test_pages_runs_the_mutants_of_one_page_only(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--pages`` (``make mutation PAGES=…``): a sample of that page's mutants, no other."""
+    real = (PROJECT / ATTENTION).read_bytes()
+    page_mutants = mutation.make_mutants([mutation.scan_page(real.decode("utf-8"),
+                                                             PROJECT / ATTENTION)])
+    status = mutation.main(["--pages", ATTENTION, "--sample", "4", "--seed", "3", "--progress"])
+    out, err = capsys.readouterr()
+    assert f"[sample of {len(page_mutants)}]" in out, out
+    assert "mutants: 4, killed: " in out
+    ran = [line for line in err.splitlines() if line.startswith("[")]
+    assert len(ran) == 4
+    assert all(f"] killed {ATTENTION}:" in line or f"] SURVIVED {ATTENTION}:" in line
+               for line in ran), err
+    assert status == (0 if "survived: 0, unapplied: 0" in out else 1)
+    assert (PROJECT / ATTENTION).read_bytes() == real  # the real page is never touched
+    with pytest.raises(SystemExit, match="not a checked page"):
+        mutation.main(["--pages", "book/apparatus.md"])
+    with pytest.raises(SystemExit, match="no such page"):
+        mutation.main(["--pages", "book/no-such-page.md"])
+
+
+EXTRA_PAGE = """\
+# An extra page
+
+The mean of $(1, 2, 3)$ is $m = 2.0000$, and $\\sqrt{2} \\approx 1.4142$.
+
+:::{check-numeric} extra-mean.py
+:::
+"""
+
+
+@pytest.mark.slow
+def test_extra_pages_are_added_to_the_copy_and_mutated(tmp_path: Path) -> None:
+    extra = tmp_path / "extra"
+    (extra / "pages").mkdir(parents=True)
+    (extra / "snippets").mkdir()
+    (extra / "pages" / "mean.md").write_text(EXTRA_PAGE, encoding="utf-8")
+    (extra / "snippets" / "extra-mean.py").write_text(
+        'print("m =", 2.0)\nprint("r =", 2 ** 0.5)\n', encoding="utf-8")
+    root = tmp_path / "copy"
+    result = mutation.mutate(root, pages=[str(extra / "pages" / "mean.md")], extras=[extra])
+    print(result.summary())
+    copy = root / "book" / "extra" / "mean.md"
+    assert copy.read_text(encoding="utf-8") == EXTRA_PAGE  # restored byte for byte
+    assert (root / "scripts" / "snippets" / "extra-mean.py").is_file()
+    index = (root / "book" / "index.md").read_text(encoding="utf-8")
+    real_index = (PROJECT / "book" / "index.md").read_text(encoding="utf-8")
+    assert index.startswith(real_index) and "\nextra/mean\n" in index[len(real_index):]
+    assert {o.mutant.source for o in result.outcomes} == {copy}
+    # 2.0000 and 1.4142 (digit, sign-add) and the 2 under the root (digit, sign-add);
+    # the integers of (1, 2, 3) are not values
+    assert Counter(o.mutant.kind for o in result.outcomes) == {"digit": 3, "sign-add": 3}
+    assert result.ok, result.summary()
 
 
 def _blind_answer(page: Path) -> tuple[int, int]:
@@ -118,38 +336,40 @@ def _blind_answer(page: Path) -> tuple[int, int]:
 @pytest.mark.slow
 def test_a_blind_page_lets_mutants_survive_and_they_are_reported(tmp_path: Path) -> None:
     workspace = mutation.Workspace.create(tmp_path / "copy")
-    _build, report = mutation.baseline(workspace)
-    checked, _unplaced = mutation.read_checked(report)
-    mutants, misplaced = mutation.make_mutants(checked)
-    assert misplaced == []
     page = workspace.root / ATTENTION
+    mutants = mutation.make_mutants(mutation.scan_pages([page]))
     first, last = _blind_answer(page)
+    assert mutation.make_mutants(mutation.scan_pages([page])) != mutants  # the blind page's
     workspace.write(page, page.read_bytes())  # a fresh mtime: Sphinx re-reads the page
     blind = mutation.baseline(workspace)[1]
     exempt = [n for p in blind["pages"] if p["docname"] == "problems/ii-3-b01-attention-by-hand"
               for n in p["numbers"] if n["kind"] == "exempt" and first <= n["line"] <= last]
     assert len(exempt) == 15  # A (3x3) and O (3x2) are no longer checked
-    in_answer = [m for m in mutants
-                 if m.source == page and all(first <= line <= last for line in m.lines)]
-    assert {m.kind for m in in_answer} == {"digit", "swap"}
+    first_row = first + 3  # $$, \mat{A} =, \begin{bmatrix}, then 0.4011 & 0.1978 & 0.4011
+    in_answer = [m for m in mutants if m.source == page and m.lines[0] == first_row]
+    assert {m.kind for m in in_answer} == {"digit", "swap", "sign-add"}
     result = mutation.run_mutants(workspace, in_answer, blind)
     assert result.final_ok
     assert len(result.survivors) == len(in_answer)
     assert not result.ok
     summary = result.summary()
-    assert f"SURVIVED {ATTENTION}:110: digit A[1,1]: 0.4011 -> 0.4012 (column 0): " \
-           "the build passed (exit 0)" in summary
+    assert f"SURVIVED {ATTENTION}:110: digit in a matrix: 0.4011 -> 0.4012 (column 0): " \
+           "the build passed (exit 0)\n    before: 0.4011 & 0.1978 & 0.4011 \\\\\n" \
+           "    after:  0.4012 & 0.1978 & 0.4011 \\\\" in summary
     assert f"mutants: {len(in_answer)}, killed: 0 (0.0%)" in summary
 
 
 @pytest.mark.slow
 def test_in_process_builds_exit_as_sphinx_build_does(tmp_path: Path) -> None:
     workspace = mutation.Workspace.create(tmp_path / "copy")
-    _build, report = mutation.baseline(workspace)
-    mutants, _misplaced = mutation.make_mutants(mutation.read_checked(report)[0])
-    named = next(m for m in mutants if m.kind == "digit" and m.label == "a_1[2]")
-    survivor = _known_survivors(workspace, report)[0]
-    for mutant, killed in ((named, True), (survivor, False)):
+    mutation.baseline(workspace)
+    page = workspace.root / ATTENTION
+    mutants = mutation.make_mutants(mutation.scan_pages([page]))
+    named = next(m for m in mutants if m.kind == "digit" and m.lines == (84,)
+                 and m.edits[0].old == "0.1978")  # a_1[2]
+    # "Step 1" made "Step 2": a count in a heading, which the checker does not read
+    heading = mutation.Mutant("digit", page, (mutation.Edit(40, 9, "1", "2"),), "in text")
+    for mutant, killed in ((named, True), (heading, False)):
         workspace.in_subprocess = False
         here = workspace.run(mutant)
         status_here = workspace.builds[-1].status
@@ -158,65 +378,6 @@ def test_in_process_builds_exit_as_sphinx_build_does(tmp_path: Path) -> None:
         assert workspace.builds[-1].status == status_here == (1 if killed else 0)
         assert here.killed is there.killed is killed
         assert here.reason == there.reason
-
-
-def test_a_failure_on_another_line_does_not_kill() -> None:
-    page = Path("/book/page.md")
-    mutant = mutation.Mutant("digit", page, (mutation.Edit(12, 4, "0.4011", "0.4012"),), "A[1,1]")
-    elsewhere = mutation.Build(1, f"{page}:13: ERROR: A[1,1]: prose 0.4012, printed 0.4011\n", 0.1)
-    assert mutation.judge(mutant, elsewhere) == (
-        False, "the build failed (exit 1) but no error names line 12 (errors name [13])")
-    warned = mutation.Build(1, f"{page}:12: WARNING: something else\n", 0.1)
-    assert not mutation.judge(mutant, warned)[0]
-    passed = mutation.Build(0, "", 0.1)
-    assert mutation.judge(mutant, passed) == (False, "the build passed (exit 0)")
-    right = mutation.Build(1, f"\x1b[31m{page}:12: ERROR: A[1,1]: prose 0.4012, printed 0.4011 "
-                              "[verified.divergence]\x1b[39;49;00m\n", 0.1)
-    assert mutation.judge(mutant, right) == (
-        True, "A[1,1]: prose 0.4012, printed 0.4011 [verified.divergence]")
-
-
-def test_a_swap_must_be_reported_on_both_lines() -> None:
-    page = Path("/book/page.md")
-    mutant = mutation.Mutant("swap", page, (mutation.Edit(3, 0, "0.1", "0.2"),
-                                            mutation.Edit(4, 0, "0.2", "0.1")), "A")
-    one = mutation.Build(1, f"{page}:3: ERROR: A[1,1]: prose 0.2, printed 0.1\n", 0.1)
-    assert not mutation.judge(mutant, one)[0]
-    both = mutation.Build(1, f"{page}:3: ERROR: x\n{page}:4: ERROR: y\n", 0.1)
-    assert mutation.judge(mutant, both) == (True, "x; y")
-
-
-def test_mutants_of_a_number() -> None:
-    number = mutation.Checked(Path("/p.md"), 5, 2, "named", "s", (1,), "-0.7071")
-    token = mutation.written_at(["", "", "", "", "$$-0.7071$$"], number)
-    assert token == "-0.7071"
-    assert [m.edits[0].new for m in mutation.digit_mutants(number, token, False)] == ["-0.7072"]
-    assert [m.edits[0].new for m in mutation.digit_mutants(number, token, True)] == [
-        "-1.7071", "-0.8071", "-0.7171", "-0.7081", "-0.7072"]
-    assert [m.edits[0].new for m in mutation.sign_mutants(number, token)] == ["0.7071"]
-    assert mutation.written_at(["", "", "", "", "$$-0.7072$$"], number) is None
-    edited = mutation.apply_edits("a\n$$-0.7071 & 1$$\n", [mutation.Edit(2, 2, "-0.7071", "1"),
-                                                             mutation.Edit(2, 12, "1", "-0.7071")])
-    assert edited == "a\n$$1 & -0.7071$$\n"
-    with pytest.raises(ValueError, match="does not hold"):
-        mutation.apply_edits("0.5\n", [mutation.Edit(1, 0, "0.6", "0.7")])
-
-
-def test_matrices_are_grouped_by_name_and_block() -> None:
-    def cell(line: int, column: int, name: str, index: tuple[int, ...]) -> Any:
-        return mutation.Checked(Path("/p.md"), line, column, "named", name, index, "0.1")
-
-    cells = [cell(10, 0, "O", (1, 1)),  # O_{11} = 0.8022 in a step
-             cell(20, 0, "O", (1, 1)), cell(20, 9, "O", (1, 2)),
-             cell(21, 0, "O", (2, 1)), cell(21, 9, "O", (2, 2)),
-             cell(30, 0, "O", (1, 1)), cell(30, 9, "O", (1, 2))]
-    groups = mutation.blocks(cells)
-    assert [[(c.line, c.column) for c in g] for g in groups] == [
-        [(10, 0)], [(20, 0), (20, 9), (21, 0), (21, 9)], [(30, 0), (30, 9)]]
-    tokens = {c: v for c, v in zip(groups[1], ["1", "2", "3", "3"], strict=True)}
-    swaps = list(mutation.swap_mutants(groups[1], tokens))
-    # (1,1)-(1,2), (1,1)-(2,1), (1,2)-(2,2); (2,1)-(2,2) hold equal values and are skipped.
-    assert [m.label for m in swaps] == ["O[1,1]<->O[2,1]", "O[1,1]<->O[1,2]", "O[1,2]<->O[2,2]"]
 
 
 # -- no false alarms: other styles of writing problems pass unchanged ------------------------
@@ -231,6 +392,16 @@ STYLES = {
     "vectors": (17, 0),  # pmatrix columns, a (3, 1) column, a row, P_{22}, x = 1/3 = 0.3333
     "scientific": (5, 2),  # 2.2204 \times 10^{-16} against 2.220446049250313e-16
     "printoptions": (7, 2),  # precision=4, "A =\n", sign="+", aligned, the {math} role
+}
+
+#: Lines of tests/roots/test-styles whose mutants the checker lets through, and why.
+KNOWN_STYLE_SURVIVORS = {
+    ("printoptions.md", 6): "a factor and the cells of \\frac{1}{3}\\begin{bmatrix}…"
+    "\\end{bmatrix} = …: the step is reported at the next line, the chain's result",
+    ("printoptions.md", 12): "the first row of an aligned derivation is reported at the next",
+    ("repr-arrays.md", 4): "the same as printoptions.md:6, with \\tfrac{1}{7}",
+    ("repr-arrays.md", 10): "the minus (U+2212) of a free digit in text: −0.5 made 0.5 passes, "
+    "though no 0.5 is printed",
 }
 
 
@@ -253,8 +424,11 @@ def test_other_styles_pass_unchanged_and_every_number_is_checked(
 
 @pytest.mark.slow
 def test_other_styles_are_checked_for_real(tmp_path: Path) -> None:
-    """Every mutant of the styles root fails its build: the matches above are not vacuous."""
+    """Every mutant of the styles root fails its build but on the known lines: no vacuous match."""
     workspace = mutation.Workspace.from_folder(ROOTS / "test-styles", tmp_path / "styles")
     result = mutation.mutate_copy(workspace)
-    assert result.ok, result.summary()
+    summary = result.summary()
+    assert result.unscanned == [] and result.unapplied == [] and result.final_ok, summary
     assert {o.mutant.kind for o in result.outcomes} == set(mutation.KINDS)
+    surviving = {_line_of(o, workspace.root) for o in result.survivors}
+    assert surviving == set(KNOWN_STYLE_SURVIVORS), summary

@@ -48,8 +48,10 @@ def test_the_same_page_under_natural_logarithms_fails_where_it_says_log(tmp_path
     result = build_root(_book(tmp_path / "book", ""))
     assert result.statuscode == 1
     errors = [line for line in result.messages() if "ERROR" in line]
-    assert errors == [  # (H's 0.6931 rounds to the 1 written: an integer shows no places)
-        "index.md:4: ERROR: the arithmetic does not hold: \\log 6 is 1.792, not 2.585 (Entropy)"
+    assert errors == [  # (H's 1 claims 1.0000, as the policy pads it: it is 0.6931)
+        "index.md:3: ERROR: the arithmetic does not hold: -2 \\cdot 0.5 \\log 0.5 is 0.6931, "
+        "not 1 (Entropy) [verified.arithmetic]",
+        "index.md:4: ERROR: the arithmetic does not hold: \\log 6 is 1.7918, not 2.585 (Entropy)"
         " [verified.arithmetic]",
     ]
 

@@ -66,10 +66,10 @@ def test_clean_build_has_no_message(clean: Build) -> None:
 def test_header_shows_id_kind_difficulty_and_the_overridden_policy(clean: Build) -> None:
     header = one(clean.page("second"), "section > div.problem-header")
     parts = [p.get_text() for p in header.find_all("p", recursive=False)]
-    assert parts == ["Problem II.3.B01", "numeric▲▲△", POLICY_3]  # :decimals: 3
+    assert parts == ["Problem II.3.B01", "derivation▲▲△", POLICY_3]  # :decimals: 3
     assert one(header, ".problem-id")["id"] == "problem-ii-3-b01"
     kind = one(header, ".problem-badges > .problem-kind")
-    assert (kind.get_text(), kind["aria-label"]) == ("numeric", "kind: numeric")
+    assert (kind.get_text(), kind["aria-label"]) == ("derivation", "kind: derivation")
     marks = one(header, ".problem-badges > .problem-difficulty")
     assert (marks.get_text(), marks["aria-label"]) == ("▲▲△", "difficulty 2 of 3")
     assert kind["role"] == marks["role"] == "img"  # the label names the mark
@@ -94,9 +94,9 @@ def test_reference_renders_title_and_id_and_links_to_the_header(clean: Build) ->
 
 def test_index_lists_every_problem_sorted_with_links(clean: Build) -> None:
     assert index_rows(clean.page("problem-index")) == [
-        ("0.NU.02", "first.html#problem-0-nu-02", "Log-sum-exp", "numeric", "▲△△"),
+        ("0.NU.02", "first.html#problem-0-nu-02", "Log-sum-exp", "concept", "▲△△"),
         ("II.3.B01", "second.html#problem-ii-3-b01", "Attention on three tokens, by hand",
-         "numeric", "▲▲△"),
+         "derivation", "▲▲△"),
     ]
     marks = clean.page("problem-index").select("table.problem-index .problem-difficulty")
     assert [m["aria-label"] for m in marks] == ["difficulty 1 of 3", "difficulty 2 of 3"]
@@ -114,7 +114,7 @@ def test_other_builders_show_the_header_as_text(problems: Path) -> None:
     text = (problems / "_build" / "text" / "second.txt").read_text(encoding="utf-8")
     assert text.startswith("Attention on three tokens, by hand\n****")
     flowing = " ".join(text.split())  # the text builder wraps at 70 columns
-    assert f"Problem II.3.B01 numeric ▲▲△ {POLICY_3} Strategy" in flowing
+    assert f"Problem II.3.B01 derivation ▲▲△ {POLICY_3} Strategy" in flowing
     assert "(Log-sum-exp 0.NU.02)" in flowing
 
 
@@ -144,14 +144,14 @@ def test_an_orphan_page_is_listed_without_a_link_where_the_builder_leaves_it_out
 
 # -- author errors: one located message each, and a failing build ---------------------------
 
-HEADER = ":::{problem} I.1.A01\n:kind: numeric\n:difficulty: 2\n:::"
+HEADER = ":::{problem} I.1.A01\n:kind: derivation\n:difficulty: 2\n:::"
 KINDS = "numeric, derivation, proof, concept"
 
 
 @pytest.mark.parametrize(
     ("header", "message"),
     [
-        (":::{problem}\n:kind: numeric\n:difficulty: 2\n:::",
+        (":::{problem}\n:kind: derivation\n:difficulty: 2\n:::",
          "problem without an id; write ':::{problem} II.3.B01'"),
         (HEADER.replace("I.1.A01", "i.1.a01"),
          "problem id 'i.1.a01' is malformed; use dot-separated parts of capital letters and "
@@ -159,10 +159,10 @@ KINDS = "numeric, derivation, proof, concept"
         (HEADER.replace("I.1.A01", "IA01"),
          "problem id 'IA01' is malformed; use dot-separated parts of capital letters and "
          "digits, e.g. II.3.B01 or 0.NU.02"),
-        (HEADER.replace("numeric", "essay"),
+        (HEADER.replace("derivation", "essay"),
          f"problem I.1.A01 has unknown kind 'essay'; use one of {KINDS} "
          "(or add it to verified_kinds)"),
-        (HEADER.replace(":kind: numeric\n", ""),
+        (HEADER.replace(":kind: derivation\n", ""),
          f"problem I.1.A01 has no :kind:; use one of {KINDS}"),
         (HEADER.replace(":difficulty: 2\n", ""),
          "problem I.1.A01 has difficulty none; give ':difficulty:' as 1, 2 or 3"),
@@ -200,7 +200,7 @@ def test_an_id_declared_on_two_pages_is_one_error_at_the_second(problems: Path) 
     assert result.statuscode == 1
     # the first declaration wins: references and the index point to it
     assert index_rows(result.page("problem-index")) == [
-        ("0.NU.02", "first.html#problem-0-nu-02", "Log-sum-exp", "numeric", "▲△△")]
+        ("0.NU.02", "first.html#problem-0-nu-02", "Log-sum-exp", "concept", "▲△△")]
     # fixed on the FIRST page, the error goes although the second page is not re-read
     replace_in(problems / "first.md", "{problem} 0.NU.02", "{problem} 0.NU.03")
     again = build(problems)
@@ -235,6 +235,79 @@ def test_a_bad_configuration_value_is_one_message_without_traceback(problems: Pa
         f"{problems}/conf.py:5: ERROR: verified_decimals must be a whole number from 0 to 30, "
         "not 'four' (set it in conf.py) [verified.config]"
     ]
+
+
+# -- a numeric problem without a check --------------------------------------------------------
+
+
+def no_check(where: str, problem_id: str) -> str:
+    """The error at a numeric problem's header when its page has no check-numeric."""
+    return (
+        f"{where}: ERROR: problem {problem_id} is of kind numeric, but its page has no "
+        "check-numeric, so none of its digits is checked: add a check-numeric directive under "
+        "the problem (':::{check-numeric} snippet.py' and ':::', not commented out), or change "
+        "its :kind: to one of derivation, proof, concept [verified.no-check]"
+    )
+
+
+def test_a_numeric_problem_without_a_check_fails_at_its_header(
+    copy_root: Callable[[str], Path],
+) -> None:
+    """Forgotten, or commented out with ``%`` or ``<!-- -->``, in MyST or reST: an error each.
+
+    The page with a check and the derivation without one pass; the errors stay on a build that
+    reads nothing, and each goes when its page is fixed.
+    """
+    root = copy_root("no-check")
+    result = build(root)
+    assert result.messages() == [
+        no_check("forgotten.md:3", "I.1.A01"),
+        no_check("html-comment.md:3", "I.1.A03"),
+        no_check("percent.md:3", "I.1.A02"),
+        no_check("rest.rst:4", "I.1.A04"),
+    ]
+    assert result.statuscode == 1
+    assert result.summary().startswith("verified: 1 checked pages, 1 numbers;")
+    assert result.summary().endswith("4 errors on 4 pages")
+    assert {f.subtype.value for r in result.reports.values() for f in r.findings} == {"no-check"}
+    # nothing changed: nothing is read, and the build fails again
+    again = build(root)
+    assert (again.read, again.messages(), again.statuscode) == ([], result.messages(), 1)
+    # a check brought back, a kind changed: each page's error goes with its fix
+    replace_in(root / "percent.md", "% :::{check-numeric} weight.py\n% :::",
+               ":::{check-numeric} weight.py\n:::")
+    replace_in(root / "rest.rst", ":kind: numeric", ":kind: concept")
+    fixed = build(root)
+    assert fixed.read == ["percent", "rest"]
+    assert fixed.messages() == result.messages()[:2]
+    assert fixed.statuscode == 1
+    replace_in(root / "html-comment.md", "<!--\n", "")
+    replace_in(root / "html-comment.md", "-->\n", "")
+    replace_in(root / "forgotten.md", ":kind: numeric", ":kind: derivation")
+    clean = build(root)
+    assert (clean.messages(), clean.statuscode) == ([], 0)
+    assert clean.summary().startswith("verified: 3 checked pages, 3 numbers")
+
+
+def test_a_numeric_problem_without_a_check_under_other_kinds(
+    copy_root: Callable[[str], Path],
+) -> None:
+    """The kinds to change to are the configured ones; with no numeric kind there is no rule."""
+    root = copy_root("no-check")
+    for page in ("percent.md", "html-comment.md", "rest.rst", "checked.md", "derivation.md"):
+        (root / page).unlink()
+    replace_in(root / "index.md", "percent\nhtml-comment\nrest\nchecked\nderivation\n", "")
+    with (root / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write('verified_kinds = ["numeric", "essay"]\n')
+    result = build(root)
+    assert result.messages() == [
+        no_check("forgotten.md:3", "I.1.A01").replace("to one of derivation, proof, concept",
+                                                      "to essay")]
+    assert result.statuscode == 1
+    replace_in(root / "conf.py", '["numeric", "essay"]', '["calculation", "essay"]')
+    replace_in(root / "forgotten.md", ":kind: numeric", ":kind: calculation")
+    other = build(root)
+    assert (other.messages(), other.statuscode) == ([], 0)
 
 
 # -- incremental and parallel builds ----------------------------------------------------------

@@ -10,11 +10,13 @@ One page, in four steps:
 1. :func:`read_transcript` reads what a snippet printed: its named quantities (``NAME =
    VALUE``) and every number it printed.
 2. :func:`read_math` and :func:`read_text` read the prose: named values, free digits, exempt
-   numbers, malformed input and equations of written numbers that do not hold, each with its
-   offsets into the text read.
+   numbers, malformed input and a math block's chains of equalities, each with its offsets
+   into the text read.
 3. :class:`Cursor` places those offsets on the lines of the author's file.
 4. :func:`verify` gives the verdict on a snippet's share of the page, one :class:`Verdict`
-   per number, by the comparison of :func:`compare` under a :class:`Policy`.
+   per number, by the comparison of :func:`compare` under a :class:`Policy`: every decimal
+   named, derived by the prose's arithmetic (its chains, as :class:`PlacedEquation`), printed,
+   or given by the snippet's source.
 
 Every function here takes an author's input as it is and reports what is wrong with it in its
 result (:class:`SourceProblem`, a failed :class:`Verdict`); none raises on it. The modules
@@ -23,6 +25,7 @@ below this one are the implementation; what is not exported here may change.
 
 from __future__ import annotations
 
+from .derivations import PlacedEquation
 from .digits import (
     Comparison,
     Policy,
@@ -34,11 +37,21 @@ from .digits import (
     to_decimal,
 )
 from .latex import EXEMPT_MACRO, MacroDef
+from .printed import index_label, source_assignments, source_literals
 from .prose import read_math, read_text
 from .source_map import Cursor, Position, offset_to_position, source_lines
 from .transcript import read_transcript
-from .values import Entry, NamedValue, ProseExtract, ProseNumber, SourceProblem, Transcript
-from .verify import Outcome, Placed, PlacedValue, Verdict, index_label, verify
+from .values import (
+    Entry,
+    NamedValue,
+    Placed,
+    PlacedValue,
+    ProseExtract,
+    ProseNumber,
+    SourceProblem,
+    Transcript,
+)
+from .verify import Outcome, Verdict, verify
 
 __all__ = [
     "EXEMPT_MACRO",
@@ -49,6 +62,7 @@ __all__ = [
     "NamedValue",
     "Outcome",
     "Placed",
+    "PlacedEquation",
     "PlacedValue",
     "Policy",
     "Position",
@@ -67,7 +81,9 @@ __all__ = [
     "read_math",
     "read_text",
     "read_transcript",
+    "source_assignments",
     "source_lines",
+    "source_literals",
     "to_decimal",
     "verify",
 ]

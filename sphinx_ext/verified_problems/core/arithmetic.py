@@ -1,125 +1,420 @@
-"""Does the prose's own arithmetic hold? ``0.4011 + 0.1978 + 0.4011 = 1.0000``, ``e^{-1} = …``.
+r"""Does the prose's own arithmetic hold, by the book's policy? And which numbers does it derive?
 
-A free digit only has to be among the printed numbers, so a wrong digit that happens to be
-printed elsewhere (``1.0001`` for ``1.0000``, ``0.7071`` for ``-0.7071``) would pass. An
-equation whose sides are both plain arithmetic on written numbers can be checked on its own:
+The policy of a book of worked problems: intermediate quantities carry full precision; only
+what is written is rounded. So an equation of numbers holds when it holds for the digits as
+written, or for the full-precision values those numbers stand for (the printed values, or
+values derived on the page, that round to them): each result rounded to the places it is
+written with, padded to the policy's (an integer ``4`` claims 4.0000), must give its digits.
+There is no tolerance beyond that rounding:
 
-- in an equation that names nothing, with ``=``, the left side computed exactly from the
-  digits as written, rounded half-even to the right side's decimals, must give the right
-  side's digits (``0.4011 + 0.1978 + 0.4011 = 1.0001`` fails);
-- with ``\\approx``, or where the chain names a quantity (``O_{31} = 0.2483(1) + 0.2483(0) +
-  0.5035(1) = 0.7517``, whose value is checked against the snippet anyway), the sides must
-  only be consistent within rounding: some values that round to the written digits make the
-  equation true (interval arithmetic);
-- two neighbouring sides that are both computations (a derivation's steps, ``3 \\times 13.25 -
-  1.5 \\times 1.5 = 39.75 - 2.25 = 37.5``) must be consistent within rounding with each other,
-  so that a wrong digit in an earlier step is caught where it stands, not only the last step
-  against its result;
-- a side that has no value as written (``0.4004 / \\ln 1``, ``\\ln(-11.875)``,
-  ``\\sqrt{-0.25}``), equated with one that has, does not hold either.
+- ``-\ln 0.7311 = 0.3133`` holds when the snippet printed 0.73105857 (as written it gives
+  0.3132); ``1.0549 - 1.0297 = 0.0252`` holds as written;
+- ``0.4011 + 0.1978 + 0.4011 = 1.0001`` fails both ways, and ``3.7678 - 0.2322 = 4`` fails
+  (the 4 claims 4.0000);
+- two neighbouring sides that are both computations (a derivation's steps, ``0.9 \times 0.9 +
+  0.1 \times 0.3 = 0.81 + 0.03``) must agree at the policy's places, so that a wrong digit in
+  an earlier step is caught where it stands;
+- a side that has no value (``0.4004 / \ln 1``, ``\sqrt{-0.25}``), equated with one that has,
+  does not hold either; two sides that carry different units (``bit`` and ``bytes``) are not
+  compared.
 
-- two sides that carry different units (``4 \\times 256 \\textrm{ bit} = 128 \\textrm{ bytes}``)
-  are not compared: the numbers alone do not say what the equation means.
+A chain of computations also **derives** numbers (DESIGN §3): of its sides that are arithmetic,
+the one with the fewest decimals is where its operands stand (``1 + e^{0.3}``); every decimal
+of its other sides is derived from them (``= 2.3499``) and needs no print. The operands still
+need a provenance of their own, and one written after a binary minus or inside ``|…|`` may be
+the magnitude of a printed negative (``-0.54 - 0.58``).
 
-What is evaluated, and how exactly, is :mod:`.evaluation`'s. Pure: it reads the chains the
-LaTeX reader keeps (:class:`~.latex.Equation`); the reader knows nothing of it.
+What is evaluated, and how exactly, is :mod:`.evaluation`'s. Pure: the caller says what the
+page knows (:class:`Known`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from decimal import Context, Decimal
 from fractions import Fraction
 from typing import Any
 
 from .evaluation import (
+    Lookup,
     Value,
-    admits,
     as_decimal,
     evaluate_term,
     is_number,
     matrix_cells,
-    overlap,
+    number_value,
     places_shown,
     split_commas,
     term_items,
 )
 from .latex import Equation
-from .latex.grammar import unit_of
-from .latex.tokens import Delim
+from .latex.grammar import NameTuple, classify, unit_of
+from .latex.tokens import Delim, Num, is_tok
+from .latex.vocabulary import MINUS
 from .values import SourceProblem
 
-_EXACT_RELATIONS = frozenset(["="])
-_ROUGH_RELATIONS = frozenset(["\\approx", "≈"])
+#: The relations across which both sides are one value.
+EQUALITIES = frozenset(["=", "\\approx", "≈", "\\simeq"])
+_ABSOLUTE = frozenset(["|", "\\lvert", "\\vert"])
 
 
-def check_equations(equations: Sequence[Equation], source: str,
-                    log_base: int | None = None) -> list[SourceProblem]:
-    """Every equation of a math block that does not hold, where it stands in ``source``.
+@dataclass(frozen=True)
+class Known:
+    """What the page knows beyond the digits as written.
 
-    ``log_base`` is the base of a bare ``\\log`` in this book (None: natural).
+    ``full`` gives the full-precision values a written number may stand for (``value_text``
+    and whether only its magnitude must agree), ``name`` the value of a printed scalar (None:
+    unknown), ``provenance`` whether a written number has one without this chain (printed,
+    given, derived elsewhere); ``places`` is the policy's.
     """
-    return [problem for equation in equations
-            for problem in check_chain(equation.terms, equation.relations, source,
-                                       equation.named, log_base)]
+
+    places: int
+    full: Callable[[str, bool], tuple[Fraction, ...]]
+    name: Callable[[str], Fraction | None]
+    provenance: Callable[[str], bool] = lambda _text: False
+    log_base: int | None = None
 
 
-def check_chain(terms: Sequence[Sequence[Any]], relations: Sequence[str], source: str,
-                named: bool, log_base: int | None = None) -> list[SourceProblem]:
-    """Check each pair of neighbouring terms of a chain that are both arithmetic.
+@dataclass
+class ChainResult:
+    """What one chain says: where it does not hold, what it derives, which operands are
+    magnitudes. Offsets are the numbers' starts in the block."""
 
-    A term that holds with neither of its neighbours is the wrong step: the two pairs are
+    problems: list[SourceProblem] = field(default_factory=list)
+    #: Each derived number's value and the computation it is derived from.
+    derived: dict[int, tuple[Fraction, str]] = field(default_factory=dict)
+    magnitudes: set[int] = field(default_factory=set)
+    #: The decimals the chain computes from: they need a provenance of their own.
+    operands: set[int] = field(default_factory=set)
+    #: The derived results whose digits are the exact value of their computation.
+    exact: set[int] = field(default_factory=set)
+    #: The digits of a step that does not hold: its error is theirs.
+    covered: set[int] = field(default_factory=set)
+
+
+def check_chain(equation: Equation, source: str, known: Known) -> ChainResult:
+    """Check each pair of neighbouring sides of a chain that are both arithmetic; say what the
+    chain derives.
+
+    A side that holds with neither of its neighbours is the wrong step: the two pairs are
     reported once, where it stands (``a = 0.75 + 0.25 = 1.5 = 1`` names the ``1.5``).
     """
-    values: dict[int, list[Value] | str | None] = {}
-
-    def evaluated(j: int) -> list[Value] | str | None:  # lazily: most terms are names
-        if j not in values:
-            values[j] = evaluate_term(terms[j], log_base)
-        return values[j]
-
-    mismatches: list[SourceProblem] = []
+    chain = _Chain(equation, source, known)
+    result = ChainResult(magnitudes=chain.magnitudes)
     by_pair: dict[int, list[SourceProblem]] = {}
     undefined: set[int] = set()
-    for k, relation in enumerate(relations):
-        if k + 1 >= len(terms) or relation not in _EXACT_RELATIONS | _ROUGH_RELATIONS:
-            continue
-        left = evaluated(k)
-        right = evaluated(k + 1) if left is not None else None
-        if left is None or right is None:
-            continue
+    result.problems += chain.printed_names()
+    for k in chain.pairs():
+        left, right = chain.written[k], chain.written[k + 1]
         if isinstance(left, str) or isinstance(right, str):
-            for j in (k, k + 1):
-                if isinstance(values[j], str) and j not in undefined:
-                    undefined.add(j)
-                    mismatches += _undefined(terms[j], str(values[j]), source)
-            continue
-        if len(left) != len(right) or _other_units(terms[k], terms[k + 1]):
-            continue
-        literal = _literal_side(terms[k], terms[k + 1])
-        if literal is None:
-            found = _compare_steps(terms[k], terms[k + 1], left, right, source)
-        else:
-            found = _compare_literal(terms[k:k + 2], literal, left, right, source,
-                                     named or relation in _ROUGH_RELATIONS)
-        if found:
+            result.problems += chain.undefined(k, undefined)
+        elif found := chain.compare(k):
             by_pair[k] = found
-    return mismatches + _at_the_wrong_step(by_pair, terms)
+    result.problems += _at_the_wrong_step(by_pair, equation.terms)
+    operands = chain.operands()
+    result.operands = {n.start for n in operands}
+    result.magnitudes |= result.operands  # an operand may be a printed negative's magnitude
+    result.derived = chain.derived(operands)
+    fresh = chain.fresh(operands)
+    if result.problems:  # a wrong step's digits: the arithmetic's error says all there is
+        result.covered = fresh
+    else:
+        result.operands |= fresh
+        result.magnitudes |= fresh
+    result.exact = chain.exact
+    return result
 
 
-def _compare_literal(pair: Sequence[Sequence[Any]], literal: tuple[int, list[Any]],
-                     left: list[Value], right: list[Value], source: str,
-                     rough: bool) -> list[SourceProblem]:
-    """A computation against the plain numbers written on the other side."""
-    side, numbers = literal
-    other = left if side == 1 else right
-    entries = _entries(pair[1 - side], source, len(numbers))
-    found: list[SourceProblem] = []
-    for value, number, (written, where) in zip(other, numbers, entries, strict=True):
-        problem = _compare(value, number, rough, written)
-        if problem is not None:
-            found.append(SourceProblem(number.start if where is None else where, problem))
-    return found
+class _Chain:
+    """One chain's sides, evaluated as written and at full precision.
+
+    At full precision, a decimal stands for a printed value that rounds to it, or for the value
+    of a part of the side before it that rounds to it (a step that writes ``\\frac{3.2189}{
+    0.5108}`` for ``\\frac{\\ln 25}{-\\ln 0.6}`` carries ln 25 and -ln 0.6 on).
+    """
+
+    def __init__(self, equation: Equation, source: str, known: Known) -> None:
+        self.terms = equation.terms
+        self.relations = equation.relations
+        self.source = source
+        self.known = known
+        self.magnitudes = {n.start for term in self.terms for n in _magnitudes(term)}
+        names = Lookup({}, known.name)
+        self.seen: list[list[Fraction]] = [[] for _ in self.terms]
+        self.written = [None if _is_name(term)
+                        else evaluate_term(term, known.log_base, names, self.seen[j])
+                        for j, term in enumerate(self.terms)]
+        #: The decimals of a step that stand for a part of the step before it.
+        self.carried: set[int] = set()
+        self.full = self._full_values()
+        #: The results the chain derives exactly, digit for digit (``= 0.069604``).
+        self.exact: set[int] = set()
+
+    def _full_values(self) -> list[list[Value] | str | None]:
+        """Each side at full precision, from the first to the last."""
+        full: list[list[Value] | str | None] = []
+        before: list[Fraction] = []
+        for j, term in enumerate(self.terms):
+            if not isinstance(self.written[j], list):
+                full.append(self.written[j])
+                before = []
+                continue
+            numbers: dict[int, Fraction] = {}
+            for number in _decimals(term):
+                value = self._standing_for(number, before)
+                if value is not None:
+                    numbers[number.start] = value
+            seen: list[Fraction] = []
+            full.append(evaluate_term(term, self.known.log_base,
+                                      Lookup(numbers, self.known.name), seen))
+            linked = j < len(self.relations) and self.relations[j] in EQUALITIES
+            before = seen + self.seen[j] if linked else []
+        return full
+
+    def _standing_for(self, number: Num, before: list[Fraction]) -> Fraction | None:
+        """The full-precision value a written decimal stands for, if the page knows one: a
+        part of the step before it (the decimal is then carried), or a printed value."""
+        magnitude = number.start in self.magnitudes
+        written = number_value(number).value
+        for value in before:  # in the sign written: the steps' agreement checks the signs
+            if _rounds_to(abs(value), number, self.known.places, magnitude=True):
+                self.carried.add(number.start)
+                return abs(value) * (1 if written >= 0 else -1)
+        found = self.known.full(number.prose().value_text, magnitude)
+        return found[0] if found else None
+
+    def printed_names(self) -> list[SourceProblem]:
+        """A printed name equated with a computation of no decimals (``p = \\frac{1}{3}``,
+        ``y = \\sqrt{3}``): the printed value must be what it computes, at the policy's
+        places. (A name equated with numbers is the named value's check.)"""
+        found: list[SourceProblem] = []
+        for k, relation in enumerate(self.relations):
+            if relation not in EQUALITIES or k + 1 >= len(self.terms):
+                continue
+            for name, other in ((k, k + 1), (k + 1, k)):
+                kind = classify(self.terms[name])
+                value = self.known.name(kind) if isinstance(kind, str) else None
+                computed = self.written[other]
+                if value is None or not isinstance(computed, list) or len(computed) != 1 \
+                        or _decimals(self.terms[other]) \
+                        or _literal_numbers(self.terms[other]) is not None:
+                    continue
+                start = _start(self.terms[other])
+                if start is not None and not _agree(Value(value, False), computed[0],
+                                                    self.known.places):
+                    found.append(SourceProblem(start, (
+                        f"{kind}: printed {_shown(value)}, but "
+                        f"{_text(self.terms[other], self.source)} is {_shown(computed[0].value)}")))
+        return found
+
+    def pairs(self) -> Iterator[int]:
+        """The pairs of neighbouring sides (by the left one's index) that are both arithmetic."""
+        for k, relation in enumerate(self.relations):
+            if (k + 1 < len(self.terms) and relation in EQUALITIES
+                    and self.written[k] is not None and self.written[k + 1] is not None):
+                yield k
+
+    def undefined(self, k: int, seen: set[int]) -> list[SourceProblem]:
+        found: list[SourceProblem] = []
+        for j in (k, k + 1):
+            reason = self.written[j]
+            if isinstance(reason, str) and j not in seen:
+                seen.add(j)
+                start = _start(self.terms[j])
+                if start is not None:
+                    found.append(SourceProblem(start, "the arithmetic does not hold: "
+                                               f"{_text(self.terms[j], self.source)} {reason}"))
+        return found
+
+    def compare(self, k: int) -> list[SourceProblem]:
+        left, right = self.written[k], self.written[k + 1]
+        assert isinstance(left, list) and isinstance(right, list)
+        first, second = self.terms[k], self.terms[k + 1]
+        if len(left) != len(right) or _other_units(first, second):
+            return []
+        literal = _literal_side(first, second)
+        if literal is None:
+            return self._compare_steps(k)
+        return self._compare_literal(k, *literal)
+
+    def _values(self, j: int) -> list[list[Value]]:
+        """Side ``j`` as written and at full precision (the same, where nothing stands for
+        more than its digits)."""
+        written, full = self.written[j], self.full[j]
+        assert isinstance(written, list)
+        return [written, full if isinstance(full, list) else written]
+
+    def _compare_literal(self, k: int, side: int, numbers: list[Num]) -> list[SourceProblem]:
+        """A computation against the plain numbers written on the other side."""
+        computed = k if side == 1 else k + 1
+        readings = self._values(computed)
+        entries = _entries(self.terms[computed], self.source, len(numbers))
+        found: list[SourceProblem] = []
+        for i, (number, (quoted, where)) in enumerate(zip(numbers, entries, strict=True)):
+            if any(_rounds_to(values[i].value, number, self.known.places)
+                   for values in readings):
+                continue
+            message = _message(quoted, [values[i].value for values in readings], number,
+                               self.known.places)
+            found.append(SourceProblem(number.start if where is None else where, message))
+        return found
+
+    def _compare_steps(self, k: int) -> list[SourceProblem]:
+        """Two computations: they must agree at the policy's places, as written or at full
+        precision. Reported where the first one starts: the step after it is checked in turn
+        against what follows it."""
+        first, second = self.terms[k], self.terms[k + 1]
+        start = _start(first)
+        places = max(self.known.places, _places_in(first), _places_in(second))
+        readings = list(zip(self._values(k), self._values(k + 1), strict=False))
+        if start is None or any(all(_agree(a, b, places) for a, b in zip(x, y, strict=True))
+                                for x, y in readings):
+            return []
+        left, right = readings[-1]
+        a, b = next((a, b) for a, b in zip(left, right, strict=True) if not _agree(a, b, places))
+        return [SourceProblem(start, f"the arithmetic does not hold: {_text(first, self.source)}"
+                                     f" is {_shown(a.value)}, but {_text(second, self.source)} "
+                                     f"is {_shown(b.value)}")]
+
+    def operands(self) -> list[Num]:
+        """The decimals the chain computes from: those of its first computation whose decimals
+        all have a provenance of their own (else of its first computation)."""
+        computations = [j for j in self._linked() if _literal_numbers(self.terms[j]) is None]
+        if not computations:
+            return []
+        anchor = next((j for j in computations if all(
+            self.known.provenance(n.prose().value_text) for n in _decimals(self.terms[j]))),
+            computations[0])
+        return _decimals(self.terms[anchor])
+
+    def fresh(self, operands: list[Num]) -> set[int]:
+        """The decimals of later steps that are no part of the step before them (``0.48 -
+        0.75 = -0.27 = 0.36\\,(-0.75)``): operands of their own."""
+        starts = {n.start for n in operands}
+        return {n.start for j in self._linked() if _literal_numbers(self.terms[j]) is None
+                for n in _decimals(self.terms[j])
+                if n.start not in starts and n.start not in self.carried}
+
+    def derived(self, operands: list[Num]) -> dict[int, tuple[Fraction, str]]:
+        """The decimals of every arithmetic side but the operands', each with its value and the
+        computation it comes from."""
+        linked = self._linked()
+        computations = [j for j in linked if _literal_numbers(self.terms[j]) is None]
+        if not computations:
+            return {}
+        starts = {n.start for n in operands}
+        anchor = next((j for j in computations
+                       if any(n.start in starts for n in _decimals(self.terms[j]))),
+                      computations[0])
+        derived: dict[int, tuple[Fraction, str]] = {}
+        exact = self.exact
+        for j in linked:
+            if j == anchor:
+                continue
+            entries = _literal_numbers(self.terms[j])
+            if entries is None:  # a step: its decimals that are parts of the step before it
+                origin = anchor
+                entries = [n for n in _decimals(self.terms[j]) if n.start in self.carried]
+                values = [number_value(number) for number in entries]
+            else:  # a result: derived as the nearest computation's value
+                origin = min(computations, key=lambda c: (abs(c - j), c))
+                readings = self._values(origin)
+                values = readings[-1]
+                if len(values) != len(entries):
+                    values = [number_value(number) for number in entries]
+                else:
+                    exact.update(n.start for i, n in enumerate(entries)
+                                 if any(r[i].value == number_value(n).value for r in readings))
+            text = _text(self.terms[origin], self.source)
+            for number, value in zip(entries, values, strict=True):
+                if number.decimal:
+                    derived[number.start] = (value.value, text)
+        return derived
+
+    def _linked(self) -> list[int]:
+        """The arithmetic sides joined by equalities to another arithmetic side."""
+        linked: set[int] = set()
+        for k in self.pairs():
+            if not isinstance(self.written[k], str) and not isinstance(self.written[k + 1], str):
+                linked |= {k, k + 1}
+        return sorted(linked)
+
+
+def _is_name(term: Sequence[Any]) -> bool:
+    """A side that is a name or a tuple of names: the named value's check, not arithmetic."""
+    kind = classify(term)
+    return isinstance(kind, NameTuple) or (isinstance(kind, str) and kind != "e")
+
+
+def _decimals(term: Sequence[Any]) -> list[Num]:
+    """The decimals written in a side, in order."""
+    return [item for item in _walk(term) if is_number(item) and item.decimal]
+
+
+def _walk(items: Sequence[Any]) -> Iterator[Any]:
+    for item in items:
+        yield item
+        inner = getattr(item, "items", None)
+        if inner is not None:
+            yield from _walk(inner)
+
+
+def _magnitudes(term: Sequence[Any]) -> Iterator[Num]:
+    """Numbers written after a binary minus or inside an absolute value: their sign is the
+    prose's, so a printed negative of the same magnitude is what they may stand for."""
+    items = list(term)
+    inside = False
+    for k, item in enumerate(items):
+        if is_tok(item, "|"):
+            inside = not inside
+        if is_number(item) and (inside or (k and is_tok(items[k - 1], MINUS))):
+            yield item
+        if isinstance(item, Delim) and item.opener in _ABSOLUTE:
+            yield from (n for n in _walk(item.items) if is_number(n))
+        elif hasattr(item, "items"):
+            yield from _magnitudes(item.items)
+
+
+def _rounds_to(value: Fraction, number: Num, places: int, magnitude: bool = False) -> bool:
+    """Whether ``value``, rounded to the places ``number`` is written with (padded to the
+    policy's), gives its digits (with ``magnitude``, its digits without their sign); an exact
+    tie may go either way."""
+    written = number_value(number).value
+    written = abs(written) if magnitude else written
+    shown = places_shown(Decimal(number.text)) + (2 if number.percent else 0)
+    at = max(shown, places) if "e" not in number.text.lower() else shown
+    rounded = round(value, at)  # half to even, exactly
+    return rounded == written or abs(value - written) == Fraction(1, 10**at) / 2
+
+
+def _agree(a: Value, b: Value, places: int) -> bool:
+    """Two computed values that are the same: exactly, if both are exact (``\\frac13 -
+    \\frac14 = \\frac1{12}``); else at ``places``, equal when rounded or apart by no more than
+    half a unit there (on either side of a rounding boundary)."""
+    if a.exact and b.exact:
+        return a.value == b.value
+    x, y = a.value, b.value
+    return round(x, places) == round(y, places) or abs(x - y) <= Fraction(1, 10**places) / 2
+
+
+def _places_in(term: Sequence[Any]) -> int:
+    return max((places_shown(Decimal(n.text)) for n in _decimals(term)), default=0)
+
+
+def _message(quoted: str, values: list[Fraction], number: Num, places: int) -> str:
+    shown = places_shown(Decimal(number.text)) + (2 if number.percent else 0)
+    at = max(shown, places)
+    claimed = number.text + ("\\%" if number.percent else "")
+
+    def rounded(value: Fraction) -> str:
+        return f"{as_decimal(round(value, at)).quantize(Decimal(1).scaleb(-at)):f}"
+
+    as_written = rounded(values[0])
+    if len(values) > 1 and rounded(values[1]) != as_written:
+        return (f"the arithmetic does not hold: {quoted} is {as_written} from the digits as "
+                f"written and {rounded(values[1])} at full precision, not {claimed}")
+    return f"the arithmetic does not hold: {quoted} is {as_written}, not {claimed}"
 
 
 def _at_the_wrong_step(by_pair: dict[int, list[SourceProblem]],
@@ -141,73 +436,36 @@ def _at_the_wrong_step(by_pair: dict[int, list[SourceProblem]],
     return placed
 
 
-def _literal_side(first: Sequence[Any], second: Sequence[Any]) -> tuple[int, list[Any]] | None:
+def _literal_side(first: Sequence[Any], second: Sequence[Any]) -> tuple[int, list[Num]] | None:
     """Which side is written as plain numbers (the right one if both are), and its numbers."""
     for side, term in ((1, second), (0, first)):
-        numbers = _numbers_only(term)
+        numbers = _literal_numbers(term)
         if numbers is not None:
             return side, numbers
     return None
 
 
-def _numbers_only(term: Sequence[Any]) -> list[Any] | None:
-    items = term_items(term)
+def _literal_numbers(term: Sequence[Any]) -> list[Num] | None:
+    """A side's numbers, if it is nothing but numbers: one, a tuple's, or a matrix's."""
+    items = _plain(term_items(term))
     if len(items) == 1 and is_number(items[0]):
         return [items[0]]
     cells = matrix_cells(items)
     if cells is not None:
-        entries = [term_items(cell) for cell in cells]
+        entries = [_plain(term_items(cell)) for cell in cells]
         if all(len(entry) == 1 and is_number(entry[0]) for entry in entries):
             return [entry[0] for entry in entries]
         return None
     if len(items) == 1 and isinstance(items[0], Delim):
-        parts = split_commas(items[0].items)
+        parts = [_plain(part) for part in split_commas(items[0].items)]
         if all(len(p) == 1 and is_number(p[0]) for p in parts):
             return [p[0] for p in parts]
     return None
 
 
-def _compare(value: Value, number: Any, rough: bool, written: str) -> str | None:
-    number_value = Decimal(number.text)
-    places = places_shown(number_value)
-    claimed = Fraction(number_value)
-    half = Fraction(1, 10**places) / 2
-    rounded = round(value.exact, places)  # half to even, exactly
-    if rounded == claimed or abs(value.exact - claimed) == half:  # a tie: either rounding
-        return None
-    margin = Decimal(1).scaleb(-places) / 2
-    consistent = admits(value, number_value - margin, number_value + margin)
-    if rough and consistent:
-        return None
-    shown = f"{as_decimal(rounded).quantize(Decimal(1).scaleb(-places)):f}"
-    if consistent:
-        return (f"the arithmetic does not hold: {written} is {shown} from the digits as written, "
-                f"not {number.text}; if the difference is rounding, write \\approx")
-    return f"the arithmetic does not hold: {written} is {shown}, not {number.text}"
-
-
-def _compare_steps(first: Sequence[Any], second: Sequence[Any], left: list[Value],
-                   right: list[Value], source: str) -> list[SourceProblem]:
-    """Two computations on either side of ``=`` or ``\\approx``: some values that round to
-    their written digits must make them equal. Reported where the first one starts: the step
-    after it is checked in turn against what follows it."""
-    start = _start(first)
-    if start is None:
-        return []
-    for a, b in zip(left, right, strict=True):
-        if not overlap(a, b):
-            return [SourceProblem(start, f"the arithmetic does not hold: {_text(first, source)} is "
-                                    f"{_shown(a.exact)}, but {_text(second, source)} is "
-                                    f"{_shown(b.exact)}")]
-    return []
-
-
-def _undefined(term: Sequence[Any], reason: str, source: str) -> list[SourceProblem]:
-    """A side with no value, reported where it starts."""
-    start = _start(term)
-    if start is None:
-        return []
-    return [SourceProblem(start, f"the arithmetic does not hold: {_text(term, source)} {reason}")]
+def _plain(items: Sequence[Any]) -> list[Any]:
+    """Items without the ``\\%`` that a percentage's number already knows of."""
+    return [item for item in items if not is_tok(item, "\\%")]
 
 
 def _shown(value: Fraction) -> str:
@@ -235,9 +493,7 @@ def _entries(term: Sequence[Any], source: str, count: int) -> list[tuple[str, in
     """How each of a computed term's ``count`` entries is quoted, and where one that does not
     hold is reported (None: at the number it should equal).
 
-    A matrix is quoted cell by cell, and a cell is reported where its computation stands: its
-    result, on a line of its own, is checked against the snippet anyway (the matrix is a named
-    value or, unnamed, must equal a printed array), so the computation is what this adds.
+    A matrix is quoted cell by cell, and a cell is reported where its computation stands.
     """
     cells = matrix_cells(term_items(term))
     if cells is not None and len(cells) == count:
@@ -246,13 +502,14 @@ def _entries(term: Sequence[Any], source: str, count: int) -> list[tuple[str, in
 
 
 def _start(term: Sequence[Any]) -> int | None:
-    return next((item.start for item in term_items(term) if hasattr(item, "start")), None)
+    return next((item.start for item in term_items(term)
+                 if isinstance(getattr(item, "start", None), int) and item.start >= 0), None)
 
 
 def _text(term: Sequence[Any], source: str) -> str:
-    spans = [(item.start, item.end) for item in term_items(term) if hasattr(item, "start")]
+    spans = [(item.start, item.end) for item in term_items(term)
+             if isinstance(getattr(item, "start", None), int) and item.start >= 0]
     if not spans:
         return "the left side"
     return " ".join(source[spans[0][0] : spans[-1][1]].split())
-
 

@@ -155,7 +155,7 @@ def compare(prose: str, printed: str, policy: Policy) -> Comparison:
     wanted, got = to_decimal(prose), to_decimal(printed)
     places = places_for(prose, policy)
     prose_text = _show(wanted, places, policy.rounding)
-    over = _over_policy(prose, wanted, policy)
+    over = _over_policy(prose, wanted, policy) and got != wanted  # an exact value is no rounding
     if got.is_finite() and wanted.is_finite() and _is_tie(got, places):
         return Comparison(Status.AMBIGUOUS, places, prose_text, _face(got), over)
     printed_text = _show(got, places, policy.rounding)
@@ -194,11 +194,29 @@ class PrintedPool:
             self._cache[key] = self._judge(prose, policy)
         return self._cache[key]
 
+    def matches(self, prose: str, policy: Policy) -> list[Decimal]:
+        """The printed numbers that round to ``prose`` at its comparison precision (no tie),
+        in order: what a prose number may stand for at full precision."""
+        wanted = to_decimal(prose)
+        if not wanted.is_finite():
+            return []
+        places = places_for(prose, policy)
+        target = _rounded(wanted, places, policy.rounding)
+        half = _half_step(places)
+        low = bisect.bisect_right(self._finite, _EXACT.subtract(target, half))
+        high = bisect.bisect_left(self._finite, _EXACT.add(target, half))
+        return self._finite[low:high]
+
+    def holds(self, value: Decimal) -> bool:
+        """Whether exactly this value was printed (``0.069604`` for a prose ``0.069604``)."""
+        at = bisect.bisect_left(self._finite, value)
+        return at < len(self._finite) and self._finite[at] == value
+
     def _judge(self, prose: str, policy: Policy) -> Comparison:
         wanted = to_decimal(prose)
         places = places_for(prose, policy)
         target = _show(wanted, places, policy.rounding)
-        over = _over_policy(prose, wanted, policy)
+        over = _over_policy(prose, wanted, policy) and not self.holds(wanted)
         if not wanted.is_finite():
             found = target in self._special
             status = Status.MATCH if found else Status.DIVERGE

@@ -1,40 +1,39 @@
-r"""The value of a term of written numbers: exactly, and within the rounding its digits allow.
+r"""The value of a term: exactly, from the digits as written or from what they stand for.
 
-Only sums, differences, products, quotients, ``\frac``, ``\sqrt``, ``e^{x}`` (upright too),
-``\exp``, ``\log``/``\ln``/``\lg``/``\log_b``, integer powers and parentheses of written
-numbers are evaluated, numbers in scientific notation (``2.7536 \times 10^{-5}``) included, in
-a term of its own, a tuple ``( … )`` or a matrix (entry by entry); anything with a name or
-another macro is no arithmetic.
+Sums, differences, products, quotients, ``\frac``, ``\sqrt``, ``e^{x}`` (upright too),
+``\exp``, ``\log``/``\ln``/``\lg``/``\log_b`` (of a number, a bracket or a fraction), integer
+powers, absolute values (``|x|``, ``\lvert x \rvert``, ``\left| x \right|``), percentages
+(``82.47\%`` is 0.8247) and parentheses are evaluated, numbers in scientific notation
+(``2.7536 \times 10^{-5}``) included, in a term of its own, a tuple ``( … )``, a matrix
+(entry by entry) or a number times a matrix (``\frac{1}{3}\begin{pmatrix}…\end{pmatrix}``,
+``-\begin{bmatrix}…\end{bmatrix}``). A name is a value only where the caller knows it (a
+printed scalar or element: ``\lambda_1 - 4``, ``|\hat{m}_2|``); any other name or macro is no
+arithmetic.
 
 Arithmetic is exact where it can be: every written number is a rational number (``0.4011`` is
 4011/10000), and sums, products, quotients and integer powers of rationals are computed as
 :class:`fractions.Fraction`, so ``\frac13 - \frac14 = \frac1{12}`` holds exactly. A root, an
-exponential or a logarithm is computed with :mod:`decimal` at 60 digits.
-
-Each written decimal stands for every value that rounds to it (±half its last place; an
-integer is exact): a :class:`Value` carries that interval beside the exact value, its ends in
-60-digit decimals (fractions there would cost ten times as much), and every comparison of ends
-allows far more than their rounding error (:func:`overlap`, :func:`admits`), so that two ways
-of writing the same value never disagree by a last digit no one wrote.
+exponential or a logarithm is computed with :mod:`decimal` at 60 digits. A written number may
+be given another value by the caller (:class:`Lookup`): the full-precision printed value it
+stands for, so that the prose's arithmetic can follow the book's policy.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Context, Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
-from .latex.grammar import ragged, rows_of, without_unit
+from .latex.grammar import name_prefix, ragged, rows_of, without_unit
 from .latex.tokens import Delim, Env, Group, Num, is_tok
 from .latex.vocabulary import MATRIX_ENVIRONMENTS, MINUS, starred
 
 _CONTEXT = Context(prec=60, Emax=10**6, Emin=-(10**6))
-#: How far a computed end of an interval may be from its true value, relative (and absolute).
-_SLACK = Decimal("1e-45")
 SKIPPED = frozenset(["\\,", "\\;", "\\:", "\\!", "\\ ", "~", "\\left", "\\right", "\\bigl",
-                     "\\bigr", "\\Bigl", "\\Bigr", "\\displaystyle", "\\textstyle"])
+                     "\\bigr", "\\Bigl", "\\Bigr", "\\big", "\\Big", "\\displaystyle",
+                     "\\textstyle", "\\%"])
 _TIMES = frozenset(["\\times", "\\cdot", "*", "×", "·"])
 _FRACTIONS = frozenset(["\\frac", "\\tfrac", "\\dfrac", "\\cfrac"])
 _LOGS = frozenset(["\\log", "\\ln", "\\lg"])
@@ -42,49 +41,104 @@ _LOGS = frozenset(["\\log", "\\ln", "\\lg"])
 _LOG_BASES = {"\\ln": None, "\\lg": 10}
 #: Upright forms of Euler's number: ``\mathrm{e}^{x}`` is ``e^{x}``.
 _UPRIGHT = frozenset(["\\mathrm", "\\operatorname", "\\textrm", "\\text", "\\mathit"])
+#: Brackets whose content's absolute value they mean.
+_ABSOLUTE = frozenset(["|", "\\lvert", "\\vert"])
 _LARGEST_EXPONENT = Decimal(10_000)
 #: Matrices whose cells are values (``vmatrix`` is a determinant, ``Vmatrix`` a norm).
 _MATRICES = MATRIX_ENVIRONMENTS - starred("vmatrix Vmatrix")
 _ONE = Fraction(1)
-_D_ONE = Decimal(1)
 
 
 class NotArithmetic(Exception):
-    """The term is not plain arithmetic on written numbers."""
+    """The term is not plain arithmetic on known values."""
 
 
 @dataclass(frozen=True)
 class Value:
-    """A computed value: exact from the written digits, and the interval rounding allows."""
+    """A computed value, and whether it is exact: integers and fractions of integers only."""
 
-    exact: Fraction
-    low: Decimal
-    high: Decimal
+    value: Fraction
+    exact: bool
 
 
-def evaluate_term(term: Sequence[Any], log_base: int | None = None) -> list[Value] | str | None:
+@dataclass(frozen=True)
+class Lookup:
+    """What the caller knows beyond the digits: values for written numbers, keyed by where
+    they start (``numbers``), and the values of names (``name``, None where unknown)."""
+
+    numbers: Mapping[int, Fraction]
+    name: Callable[[str], Fraction | None]
+
+
+NO_LOOKUP = Lookup({}, lambda _name: None)
+
+
+def evaluate_term(term: Sequence[Any], log_base: int | None = None,
+                  lookup: Lookup = NO_LOOKUP,
+                  seen: list[Fraction] | None = None) -> list[Value] | str | None:
     """A term's value(s): one for a scalar expression, one per entry for a tuple or matrix; what
     makes it undefined (``divides by zero``), if it is arithmetic without a value; None if it is
-    no arithmetic. ``log_base`` is the base of a bare ``\\log`` (None: natural)."""
+    no arithmetic. ``log_base`` is the base of a bare ``\\log`` (None: natural); ``seen``, if
+    given, receives the value of every part of the term (what a next step may write rounded)."""
     undefined: list[str] = []
+    found: list[Fraction] = [] if seen is None else seen
     try:
-        values = [_Parser(part, undefined, log_base).whole()
+        values = [_Parser(part, undefined, log_base, lookup, found).whole()
                   for part in _parts(term_items(term))]
-    except (NotArithmetic, InvalidOperation, ArithmeticError):
+    except (NotArithmetic, InvalidOperation, ArithmeticError, RecursionError):
         return None
     return undefined[0] if undefined else values
 
 
 def _parts(items: list[Any]) -> list[list[Any]]:
-    """What a term's entries are written as: a matrix's cells, a tuple's parts, or itself."""
-    cells = matrix_cells(items)
+    """What a term's entries are written as: itself, or, where it holds tuples or matrices of
+    one size, one copy per entry with each of them replaced by that entry (``0.36\\,(-0.55,\\;
+    0.55)``, ``\\frac13 \\begin{pmatrix}…``, ``(0.5, -0.5) - 0.5\\,(-0.1132, 0.2467)``)."""
+    sizes = set(_entry_counts(items))
+    if len(sizes) != 1:
+        return [items]
+    count = sizes.pop()
+    return [_entry(items, k) for k in range(count)]
+
+
+def _entries_of(item: Any) -> list[list[Any]] | None:
+    """A tuple's parts or a matrix's cells, if ``item`` is one."""
+    cells = matrix_cells([item])
     if cells is not None:
         return [term_items(cell) for cell in cells]
-    if len(items) == 1 and isinstance(items[0], Delim) and items[0].opener == "(":
-        parts = split_commas(items[0].items)
+    if isinstance(item, Delim) and item.opener == "(":
+        parts = split_commas(item.items)
         if len(parts) > 1:
             return parts
-    return [items]
+    return None
+
+
+def _entry_counts(items: Sequence[Any]) -> list[int]:
+    counts: list[int] = []
+    for item in items:
+        entries = _entries_of(item)
+        if entries is not None:
+            counts.append(len(entries))
+        elif isinstance(item, Group | Delim):
+            counts += _entry_counts(item.items)
+    return counts
+
+
+def _entry(items: Sequence[Any], k: int) -> list[Any]:
+    """``items`` with every tuple or matrix in them replaced by its ``k``-th entry."""
+    out: list[Any] = []
+    for item in items:
+        entries = _entries_of(item)
+        if entries is not None:
+            out.append(Group(tuple(entries[k]), -1, -1))
+        elif isinstance(item, Group):
+            out.append(Group(tuple(_entry(item.items, k)), item.start, item.end))
+        elif isinstance(item, Delim):
+            out.append(Delim(item.opener, item.closer, tuple(_entry(item.items, k)),
+                             item.start, item.end))
+        else:
+            out.append(item)
+    return out
 
 
 class _Parser:
@@ -96,21 +150,30 @@ class _Parser:
     term is undefined only if all of it is arithmetic.
     """
 
-    def __init__(self, items: Sequence[Any], undefined: list[str], log_base: int | None) -> None:
+    def __init__(self, items: Sequence[Any], undefined: list[str], log_base: int | None,
+                 lookup: Lookup, seen: list[Fraction]) -> None:
         self.items = [i for i in items if not is_tok(i, SKIPPED)]
         self.at = 0
         self.undefined = undefined
         self.log_base = log_base
+        self.lookup = lookup
+        self.seen = seen
 
     def _sub(self, items: Sequence[Any]) -> Value:
-        return _Parser(items, self.undefined, self.log_base).whole()
+        return _Parser(items, self.undefined, self.log_base, self.lookup, self.seen).whole()
+
+    def _saw(self, value: Value) -> Value:
+        self.seen.append(value.value)
+        return value
 
     def _without_value(self, reason: str) -> Value:
         self.undefined.append(reason)
-        return Value(_ONE, _D_ONE, _D_ONE)
+        return Value(_ONE, True)
 
     def _divide(self, a: Value, b: Value) -> Value:
-        return self._without_value("divides by zero") if b.exact == 0 else _div(a, b)
+        if b.value == 0:
+            return self._without_value("divides by zero")
+        return Value(a.value / b.value, a.exact and b.exact)
 
     def whole(self) -> Value:
         if not self.items:
@@ -118,7 +181,7 @@ class _Parser:
         value = self.sum()
         if self.at != len(self.items):
             raise NotArithmetic
-        return value
+        return self._saw(value)
 
     def peek(self) -> Any:
         return self.items[self.at] if self.at < len(self.items) else None
@@ -135,7 +198,7 @@ class _Parser:
         while is_tok(self.peek(), MINUS | frozenset(["+"])):
             operator = self.take().text
             right = self.product()
-            value = _add(value, right) if operator == "+" else _add(value, _neg(right))
+            value = self._saw(_add(value, right if operator == "+" else _neg(right)))
         return value
 
     def product(self) -> Value:
@@ -151,16 +214,16 @@ class _Parser:
             elif is_tok(item, frozenset(["/"])):
                 self.take()
                 value = self._divide(value, self.signed())
-            elif item is not None and _starts_atom(item):
-                value = self._times(value, self.power)  # 0.4011(1), 2\sqrt{2}
+            elif item is not None and self._starts_atom(item):
+                value = self._times(value, self.power)  # 0.4011(1), 2\sqrt{2}, 2\lambda
             else:
-                return value
+                return self._saw(value)
 
     def _times(self, value: Value, factor: Callable[[], Value]) -> Value:
         """``value`` times the next factor; an exact zero times the logarithm of zero is zero,
         the convention ``0 \\log 0 = 0`` of entropies (the limit of x log x)."""
         before = len(self.undefined)
-        zero_log = _is_zero(value) and is_tok(self.peek(), _LOGS)
+        zero_log = value.exact and value.value == 0 and is_tok(self.peek(), _LOGS)
         result = _mul(value, factor())
         if zero_log and len(self.undefined) == before + 1 and "logarithm" in self.undefined[-1]:
             del self.undefined[before:]
@@ -174,7 +237,7 @@ class _Parser:
             return value
         at = self.at
         fraction = self.atom()
-        if fraction.low == fraction.high and 0 < fraction.exact < 1:
+        if fraction.exact and 0 < fraction.value < 1:
             return _add(value, fraction)
         self.at = at  # a product after all: read again by the loop
         return value
@@ -182,7 +245,7 @@ class _Parser:
     def signed(self) -> Value:
         if is_tok(self.peek(), MINUS):
             self.take()
-            return _neg(self.signed())
+            return self._saw(_neg(self.signed()))
         if is_tok(self.peek(), frozenset(["+"])):
             self.take()
         return self.power()
@@ -191,15 +254,15 @@ class _Parser:
         euler = self._euler()
         if euler and is_tok(self._after(euler - 1), frozenset(["^"])):
             self.at += euler + 1
-            return _monotone(_exp, self._sub(argument_items(self.take())))
+            return _function(_exp, self._sub(argument_items(self.take())))
         item = self.peek()
         base = self.atom()
         if is_tok(self.peek(), frozenset(["^"])):
             self.take()
             exponent = self._sub(argument_items(self.take()))
             if is_number(item) and item.text[0] in MINUS:  # -0.5^2 is -(0.5^2), as in TeX
-                return _neg(_integer_power(_neg(base), exponent))
-            return _integer_power(base, exponent)
+                return _neg(_power(_neg(base), exponent))
+            return _power(base, exponent)
         return base
 
     def _euler(self) -> int:
@@ -221,43 +284,85 @@ class _Parser:
         return self.items[at] if at < len(self.items) else None
 
     def atom(self) -> Value:
+        return self._saw(self._atom())
+
+    def _atom(self) -> Value:
         item = self.take()
         if is_number(item):
-            return _number(item.text)
+            return self._number(item)
         if isinstance(item, Group):
             return self._sub(item.items)
         if isinstance(item, Delim) and item.opener in ("(", "["):
             return self._sub(item.items)
+        if isinstance(item, Delim) and item.opener in _ABSOLUTE:
+            return _absolute(self._sub(item.items))
+        if is_tok(item, "|"):
+            return _absolute(self._sub(self._until_bar()))
         if is_tok(item, _FRACTIONS):
             numerator, denominator = self._two_arguments()
             return self._divide(numerator, denominator)
         if is_tok(item, frozenset(["\\sqrt"])):
             argument = self._argument_value()
-            if argument.exact < 0:
+            if argument.value < 0:
                 return self._without_value("takes the square root of a negative number")
-            return _monotone(_sqrt, argument)
+            return _function(_sqrt, argument, exact_squares=True)
         if is_tok(item, frozenset(["\\exp"])):
-            return _monotone(_exp, self._argument_value())
+            return _function(_exp, self._argument_value())
         if is_tok(item, _LOGS):
             base = self._log_base(item.text)
             argument = self._argument_value()
-            if argument.exact <= 0:
+            if argument.value <= 0:
                 return self._without_value("takes the logarithm of a number that is not positive")
             return _logarithm(argument, base)
-        raise NotArithmetic
+        self.at -= 1
+        return self._name()
+
+    def _number(self, item: Num) -> Value:
+        known = self.lookup.numbers.get(item.start)
+        if known is not None:
+            return Value(known, False)
+        return number_value(item)
+
+    def _name(self) -> Value:
+        """A name the caller knows the value of (``\\lambda_1``, ``\\hat{m}_2``, ``A_{12}``)."""
+        found = name_prefix(self.items[self.at:])
+        if found is None:
+            raise NotArithmetic
+        name, used = found
+        value = self.lookup.name(name)
+        if value is None and name == "e":  # Euler's number, unless the snippet printed an e
+            value = Fraction(_exp(Decimal(1)))
+        if value is None:
+            raise NotArithmetic
+        self.at += used
+        return Value(value, False)
+
+    def _until_bar(self) -> list[Any]:
+        """The items up to the ``|`` that closes the one just taken."""
+        end = next((k for k in range(self.at, len(self.items)) if is_tok(self.items[k], "|")),
+                   None)
+        if end is None:
+            raise NotArithmetic
+        inside, self.at = self.items[self.at:end], end + 1
+        return inside
 
     def _log_base(self, written: str) -> int | None:
         """The base of the logarithm just read: a subscript (``\\log_2``), the name's own
         (``\\ln``, ``\\lg``), or the book's for a bare ``\\log``."""
         if written == "\\log" and is_tok(self.peek(), frozenset(["_"])):
             self.take()
-            base = self._sub(argument_items(self.take())).exact
+            base = self._sub(argument_items(self.take())).value
             if base.denominator != 1 or base < 2:
                 raise NotArithmetic
             return int(base)
         return _LOG_BASES.get(written, self.log_base)
 
     def _argument_value(self) -> Value:
+        """A function's argument: a number, a group, a bracket, a fraction (``\\ln\\frac ab``)
+        or a root."""
+        item = self.peek()
+        if is_tok(item, _FRACTIONS | frozenset(["\\sqrt"])):
+            return self.atom()
         item = self.take()
         if is_number(item) or isinstance(item, Group | Delim):
             return self._sub(argument_items(item))
@@ -266,23 +371,36 @@ class _Parser:
     def _two_arguments(self) -> tuple[Value, Value]:
         first = self.take()
         if is_number(first) and len(first.text) == 2 and first.text.isdigit():
-            return _number(first.text[0]), _number(first.text[1])  # \tfrac13
+            return _integer(first.text[0]), _integer(first.text[1])  # \tfrac13
         second = self.take()
         return self._sub(argument_items(first)), self._sub(argument_items(second))
+
+    def _starts_atom(self, item: Any) -> bool:
+        return (is_number(item) or isinstance(item, Group)
+                or (isinstance(item, Delim) and item.opener in ("(", "[", *_ABSOLUTE))
+                or is_tok(item, _FRACTIONS | frozenset(["\\sqrt", "\\exp", "e"]) | _LOGS
+                          | _UPRIGHT)
+                or (name_prefix(self.items[self.at:]) is not None
+                    and not is_tok(item, MINUS | frozenset(["+", "|", "^", "_"]))))
 
 
 # -- values ---------------------------------------------------------------------------------
 
 
-def _number(text: str) -> Value:
+def number_value(item: Num) -> Value:
+    """A written number's value as written: ``82.47\\%`` is 0.8247; an integer is exact."""
+    text = item.text
     if not any(c.isdigit() for c in text) or "inf" in text:
         raise NotArithmetic
     written = Decimal(text)
     if abs(written.adjusted()) > _LARGEST_EXPONENT:
         raise NotArithmetic
-    shown = "." in text or "e" in text.lower()  # an integer written as such is exact
-    half = Decimal(1).scaleb(-places_shown(written)) / 2 if shown else Decimal(0)
-    return Value(Fraction(written), _CONTEXT.subtract(written, half), _CONTEXT.add(written, half))
+    value = Fraction(written) / (100 if item.percent else 1)
+    return Value(value, not ("." in text or "e" in text.lower()))
+
+
+def _integer(text: str) -> Value:
+    return Value(Fraction(int(text)), True)
 
 
 def places_shown(written: Decimal) -> int:
@@ -291,53 +409,29 @@ def places_shown(written: Decimal) -> int:
     return max(-exponent, 0) if isinstance(exponent, int) else 0  # ``inf`` shows none
 
 
-def overlap(a: Value, b: Value) -> bool:
-    """Whether some values within both intervals are equal (allowing for their rounding)."""
-    return _below(a.low, b.high) and _below(b.low, a.high)
-
-
-def admits(value: Value, low: Decimal, high: Decimal) -> bool:
-    """Whether the interval ``[low, high]`` (a written number's) meets ``value``'s."""
-    return _below(value.low, high) and _below(low, value.high)
-
-
-def _below(low: Decimal, high: Decimal) -> bool:
-    slack = _CONTEXT.fma(_CONTEXT.add(_CONTEXT.abs(low), _CONTEXT.abs(high)), _SLACK, _SLACK)
-    return low <= _CONTEXT.add(high, slack)
-
-
-def _is_zero(a: Value) -> bool:
-    return a.exact == 0 and a.low == a.high == 0
-
-
 def _add(a: Value, b: Value) -> Value:
-    return Value(a.exact + b.exact, _CONTEXT.add(a.low, b.low), _CONTEXT.add(a.high, b.high))
+    return Value(a.value + b.value, a.exact and b.exact)
 
 
 def _neg(a: Value) -> Value:
-    return Value(-a.exact, _CONTEXT.minus(a.high), _CONTEXT.minus(a.low))
+    return Value(-a.value, a.exact)
 
 
 def _mul(a: Value, b: Value) -> Value:
-    corners = [_CONTEXT.multiply(x, y) for x in (a.low, a.high) for y in (b.low, b.high)]
-    return Value(a.exact * b.exact, min(corners), max(corners))
+    return Value(a.value * b.value, a.exact and b.exact)
 
 
-def _div(a: Value, b: Value) -> Value:
-    if b.low <= 0 <= b.high:
+def _absolute(a: Value) -> Value:
+    return Value(abs(a.value), a.exact)
+
+
+def _power(base: Value, exponent: Value) -> Value:
+    n = exponent.value
+    if not exponent.exact or n.denominator != 1 or not -12 <= n <= 12:
         raise NotArithmetic
-    corners = [_CONTEXT.divide(x, y) for x in (a.low, a.high) for y in (b.low, b.high)]
-    return Value(a.exact / b.exact, min(corners), max(corners))
-
-
-def _integer_power(base: Value, exponent: Value) -> Value:
-    n = exponent.exact
-    if exponent.low != exponent.high or n.denominator != 1 or not 0 <= n <= 12:
+    if n < 0 and base.value == 0:
         raise NotArithmetic
-    value = Value(_ONE, _D_ONE, _D_ONE)
-    for _ in range(int(n)):
-        value = _mul(value, base)
-    return value
+    return Value(base.value ** int(n), base.exact)
 
 
 def as_decimal(value: Fraction) -> Decimal:
@@ -352,29 +446,26 @@ def _exp(x: Decimal) -> Decimal:
 
 
 def _sqrt(x: Decimal) -> Decimal:
-    if x < 0:
-        raise NotArithmetic
     return x.sqrt(_CONTEXT)
 
 
 def _log(x: Decimal) -> Decimal:
-    if x <= 0:
-        raise NotArithmetic
     return x.ln(_CONTEXT)
 
 
-def _monotone(function: Callable[[Decimal], Decimal], a: Value) -> Value:
-    """An increasing function of a value and of its interval's ends."""
-    return Value(Fraction(function(as_decimal(a.exact))), function(a.low), function(a.high))
+def _function(function: Callable[[Decimal], Decimal], a: Value, *,
+              exact_squares: bool = False) -> Value:
+    """A function of a value at 60 digits; exact only for the root of an exact square."""
+    result = Fraction(function(as_decimal(a.value)))
+    exact = exact_squares and a.exact and result * result == a.value
+    return Value(result, exact)
 
 
 def _logarithm(a: Value, base: int | None) -> Value:
-    natural = _monotone(_log, a)
+    natural = _function(_log, a)
     if base is None:
         return natural
-    scale = _log(Decimal(base))  # a positive constant: the order stays
-    return Value(natural.exact / Fraction(scale), _CONTEXT.divide(natural.low, scale),
-                 _CONTEXT.divide(natural.high, scale))
+    return Value(natural.value / Fraction(_log(Decimal(base))), False)
 
 
 # -- token helpers ---------------------------------------------------------------------------
@@ -424,9 +515,3 @@ def is_number(item: Any) -> bool:
     """Whether ``item`` is a number the author wrote and did not exempt."""
     return isinstance(item, Num) and item.own and not item.exempt
 
-
-def _starts_atom(item: Any) -> bool:
-    return (is_number(item) or isinstance(item, Group)
-            or (isinstance(item, Delim) and item.opener == "(")
-            or is_tok(item, _FRACTIONS | frozenset(["\\sqrt", "\\exp", "e"]) | _LOGS
-                       | _UPRIGHT))

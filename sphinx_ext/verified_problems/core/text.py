@@ -13,6 +13,8 @@ The rule, exactly:
 * it is not preceded by a letter, a digit or ``.``;
 * it is not followed by a letter or a digit, nor by a ``.`` that a letter or a digit follows
   (so ``0.5.`` at the end of a sentence gives ``0.5``, while ``1.2.3`` gives nothing);
+* a ``%`` right after it (or after one space), or the word "percent", makes it a percentage:
+  it stands for its hundredth ("2.45 %" is 0.0245);
 * a minus (``-`` or U+2212 ``−``) right before it is a sign, part of the number's text and
   span, when the minus is at the start of the text or follows whitespace, ``(``, ``[``, ``,``
   or ``=``. The text written to :class:`ProseNumber` always uses the ASCII ``-``.
@@ -30,6 +32,8 @@ _DECIMAL = re.compile(
     r"(?![^\W_])(?!\.[^\W_])"  # not before a letter, a digit, or a dot that continues a word
 )
 _MINUS = "-−"
+#: A percent sign after a number, with at most a space (thin or not) between: "2.45 %".
+_PERCENT = re.compile("[ \u00a0\u2009\u202f]?%|[ \u00a0]per ?cent\\b")
 _BEFORE_SIGN = "([,="
 
 
@@ -53,5 +57,6 @@ def find_decimals(text: str) -> list[ProseNumber]:
     for match in _DECIMAL.finditer(text):
         start = match.start() - 1 if has_sign(text, match.start()) else match.start()
         written = text[start : match.end()].replace("−", "-")
-        found.append(ProseNumber(written, start, match.end(), decimal=True))
+        percent = _PERCENT.match(text, match.end()) is not None
+        found.append(ProseNumber(written, start, match.end(), decimal=True, percent=percent))
     return found

@@ -20,6 +20,19 @@ closes them), is nothing but one numeric value:
 ``NAME =`` with nothing after it, followed by a line that opens a bracket (``print("A =\\n", A)``)
 is an entry whose value starts on that next line.
 
+The value may be followed, on the line where it ends, by a note: words, a unit, a remark in
+parentheses (``w = 0.5 rad``, ``p = 0.7311 (rounded)``, ``A = [[1 2]`` … ``[3 4]] (row-major)``,
+as ``print("w =", w, "rad")`` writes them). The note is not part of the value and is ignored, as
+long as nothing in it could be read as the value instead. A note that holds a number
+(``x = 0.5 or 0.6``, ``x = 1, 2``), that starts with an operator (``x = 2 - y``, ``x = 0.5 ± e``)
+or a percent sign (``acc = 82.47%``, which is not the number 82.47) makes the line a problem at
+its line, never an entry and never silently free text. The note ends at a later ``=``: what
+follows states another quantity, an entry in turn when a name stands before its ``=``
+(``print("w =", w, "and b =", b)`` prints two entries, ``w = 0.3 and b = 0.1``), free text
+otherwise (``x = 0.5 and exp(-x) = 0.6065``). A value glued to a letter, digit, ``_``
+or ``.``, directly or through an operator (``0x1F``, ``2j``, ``3rd``, ``1+2j``, ``2024-05-01``,
+``12:30``), is no number: such a line is free text.
+
 Everything else is free text. Its numbers are still collected into ``Transcript.numbers``:
 a run of digits with an optional decimal point and exponent, or ``nan``/``inf``, that is not
 glued to a letter, digit, ``_`` or ``.`` on either side (so ``x2``, ``float64``, ``1st``,
@@ -109,71 +122,187 @@ def read_transcript(text: str) -> Transcript:
     lines = [line.removesuffix("\r") for line in text.split("\n")]
     transcript = Transcript()
     numbers: list[str] = []
-    index = 0
+    index, rest = 0, None
     while index < len(lines):
-        index = _read_line(lines, index, transcript, numbers)
+        index, rest = _read_line(lines, index, rest, transcript, numbers)
     transcript.numbers = tuple(numbers)
     return transcript
 
 
-def _read_line(lines: list[str], index: int, transcript: Transcript, numbers: list[str]) -> int:
-    """Read the entry or free-text line at ``index``; return the index of the next line."""
-    head = _ENTRY_HEAD.fullmatch(lines[index])
+def _read_line(
+    lines: list[str], index: int, rest: str | None, transcript: Transcript, numbers: list[str]
+) -> tuple[int, str | None]:
+    """Read the entry or free text at ``index`` (or ``rest``, the end of that line).
+
+    Returns where to read on: the index of the next line, and ``None``; or, when another
+    quantity is printed after the entry's value on the line where it ends (``w = 0.3 and
+    b = 0.1``), that line's index and the rest of it from that quantity's name on.
+    """
+    text = lines[index] if rest is None else rest
+    head = _ENTRY_HEAD.fullmatch(text)
     chunk = _value_lines(lines, index, head["rest"]) if head else None
     if head is None or chunk is None:
-        numbers.extend(_free_numbers(lines[index]))
-        return index + 1
+        numbers.extend(_free_numbers(text))
+        return index + 1, None
     name, line = head["name"], index + 1
-    end, value = chunk
-    if end is None:
+    if chunk is _UNCLOSED:
         transcript.problems.append(SourceProblem(line, _unclosed_message(name, line)))
-        numbers.extend(_free_numbers(lines[index]))
-        return index + 1
+        numbers.extend(_free_numbers(text))
+        return index + 1, None
+    assert isinstance(chunk, _Chunk)
     try:
-        entry = _entry(name, line, value)
+        entry = _entry(name, line, chunk.text)
+        after = _check_note(name, line, chunk)
     except _NotAValue:
-        numbers.extend(_free_numbers(lines[index]))
-        return index + 1
+        numbers.extend(_free_numbers(text))
+        return index + 1, None
     except _Problem as problem:
         transcript.problems.append(SourceProblem(line, problem.message))
-        for free_line in lines[index:end]:
+        for free_line in [text, *lines[index + 1 : chunk.end]]:
             numbers.extend(_free_numbers(free_line))
-        return end
+        return chunk.end, None
     numbers.extend(entry.values)
     _record(transcript, entry)
-    return end
+    if after:
+        return chunk.end - 1, after
+    return chunk.end, None
 
 
-def _value_lines(lines: list[str], index: int, rest: str) -> tuple[int | None, str] | None:
-    """The text of the value that starts after ``NAME =`` on line ``index``.
+@dataclass(frozen=True)
+class _Chunk:
+    """A value's text in the output, and the note that follows it on the line where it ends."""
 
-    Returns ``(end, text)`` with ``end`` the index of the line after the value (``None`` when
-    its brackets never close), or ``None`` when the line cannot start a value at all.
+    text: str
+    end: int  # the index of the line after the value
+    note: str
+    note_line: int  # 1-based, the line where the value ends and the note stands
+
+
+class _Unclosed:
+    """The value's brackets never close before the output ends."""
+
+
+_UNCLOSED = _Unclosed()
+
+#: Tokens that begin a value, and those of them that open a bracket.
+_OPENERS = frozenset({"open", "call", "wrap"})
+_STARTERS = _OPENERS | {"number", "ellipsis"}
+
+
+def _value_lines(lines: list[str], index: int, rest: str) -> _Chunk | _Unclosed | None:
+    """The value that starts after ``NAME =`` on line ``index``, and the note after it.
+
+    The value ends where its brackets close (or, for a bare number, where the number ends),
+    on the first line or a later one; the rest of that line is its note. Returns
+    :data:`_UNCLOSED` when its brackets never close, or ``None`` when the text is no value:
+    it does not start with one, or it has something inside its brackets that no value has
+    (``(1+2j)``, ``[True False]``), or the value runs on into a word (``0x1F``, ``2j``).
     """
     start = index
     if not rest.strip() and index + 1 < len(lines) and _opens_value(lines[index + 1]):
         start, rest = index + 1, lines[index + 1]
-    if _tokens_or_none(rest) is None:
-        return None
-    parts = [rest]
-    depth = _depth(rest)
-    end = start + 1
-    while depth > 0:
-        if end == len(lines):
-            return None, ""
-        parts.append(lines[end])
-        depth += _depth(lines[end])
-        end += 1
-    return end, "\n".join(parts)
+    parts: list[str] = []
+    depth = 0
+    for current in range(start, len(lines)):
+        text = rest if current == start else lines[current]
+        stop, depth = _scan(text, depth)
+        if stop is None and depth > 0:
+            parts.append(text)
+            continue
+        if stop is None or stop < 0:
+            return None if current == start else _closes_later(lines, current, parts)
+        note = text[stop:]
+        if note and _GLUED.match(note):
+            return None
+        parts.append(text[:stop])
+        return _Chunk("\n".join(parts), current + 1, note, current + 1)
+    return _UNCLOSED
+
+
+def _scan(text: str, depth: int) -> tuple[int | None, int]:
+    """Walk the tokens of one line of a value, at bracket ``depth`` when the line starts.
+
+    Returns ``(stop, depth)``: ``stop`` is where the value ends in ``text`` (its brackets all
+    closed), ``None`` if the line ends first (still inside brackets, or with no token at all),
+    or ``-1`` if the line has something that is not part of a value before that.
+    """
+    position = 0
+    while position < len(text):
+        match = _TOKEN.match(text, position)
+        kind = match.lastgroup if match is not None else None
+        if match is None or kind is None or (depth == 0 and kind not in _STARTERS | {"space"}):
+            return -1, depth
+        position = match.end()
+        if kind in _OPENERS:
+            depth += 1
+        elif kind == "close":
+            depth -= 1
+        if depth == 0 and kind != "space":
+            return position, depth
+    return None, depth
+
+
+def _closes_later(lines: list[str], current: int, parts: list[str]) -> _Unclosed | None:
+    """A value interrupted inside its brackets on line ``current``: unclosed, or no value.
+
+    Counted as brackets in the text, as printed: if they never close before the output ends,
+    the entry is unclosed (``A = [[1 2]`` with its last row lost); if they do, the text was
+    something else than a value all along.
+    """
+    depth = sum(_depth(part) for part in parts)
+    for line in lines[current:]:
+        depth += _depth(line)
+        if depth <= 0:
+            return None
+    return _UNCLOSED
 
 
 def _opens_value(line: str) -> bool:
-    tokens = _tokens_or_none(line)
-    return tokens is not None and len(tokens) > 0 and tokens[0].kind in {"open", "call"}
+    match = _TOKEN.match(line)
+    if match is not None and match.lastgroup == "space":
+        match = _TOKEN.match(line, match.end())
+    return match is not None and match.lastgroup in {"open", "call"}
 
 
 def _depth(text: str) -> int:
     return text.count("[") + text.count("(") - text.count("]") - text.count(")")
+
+
+#: A value that runs on into a word or a number is no value: ``0x1F``, ``2j``, ``1.2.3``, and
+#: with a sign or an operator between them ``1+2j``, ``2024-05-01``, ``3/4``, ``12:30``.
+_GLUED = re.compile(r"[-+*/^:]?[A-Za-z0-9_.]")
+
+#: A note that starts with one of these makes the value part of an expression (``2 - y``).
+_OPERATOR = re.compile(r"\s*[-+*/^=<>!~±×÷·−≈≤≥≠]")
+_PERCENT = re.compile(r"\s*%")
+
+#: Where a note says that something else equals something: ``and b = 0.1``, ``exp(-x) = 0.6``.
+_EQUALS = re.compile(r"(?<![=!<>])=(?!=)")
+#: The name just before that ``=``, when it is a name as an entry has one (not ``x.T`` or ``f(x)``).
+_LAST_NAME = re.compile(r"(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_]*\s*$")
+
+
+def _check_note(name: str, line: int, chunk: _Chunk) -> str:
+    """Accept the note after a value, or raise the :class:`_Problem` that it cannot be read.
+
+    The note is the value's own up to a later ``=``; from there on the line states something
+    else, whose numbers are not the value's. Returns that rest of the line, from the other
+    quantity's name when it has one (read as an entry in turn), or from its ``=``.
+    """
+    where = f" (on line {chunk.note_line})" if chunk.note_line != line else ""
+    if _PERCENT.match(chunk.note):
+        raise _Problem(_percent_message(name, line, where))
+    if _OPERATOR.match(chunk.note):
+        raise _Problem(_operator_message(name, line, where))
+    own, after = chunk.note, ""
+    if (equals := _EQUALS.search(own)) is not None:
+        split = equals.start()
+        if (named := _LAST_NAME.search(own, 0, split)) is not None:
+            split = named.start()
+        own, after = own[:split], own[split:]
+    if _free_numbers(own):
+        raise _Problem(_second_number_message(name, line, where))
+    return after
 
 
 def _record(transcript: Transcript, entry: Entry) -> None:
@@ -383,4 +512,27 @@ def _ragged_message(name: str, line: int, lengths: tuple[int, ...] | None) -> st
     return (
         f"The rows of {name} on line {line} of the output have different lengths ({shown}), "
         "so it is not a table: print rows of equal length or each row under its own name."
+    )
+
+
+def _second_number_message(name: str, line: int, where: str) -> str:
+    return (
+        f"{name} on line {line} of the output has another number after its value{where}, so "
+        f"which number is {name} cannot be told: print the note without digits, or on a line "
+        "of its own."
+    )
+
+
+def _operator_message(name: str, line: int, where: str) -> str:
+    return (
+        f"{name} on line {line} of the output goes on with an operator after its value{where}, "
+        "so it reads as an expression rather than one value: print the value alone, or put the "
+        "note in parentheses."
+    )
+
+
+def _percent_message(name: str, line: int, where: str) -> str:
+    return (
+        f"{name} on line {line} of the output is printed as a percentage{where}, and the number "
+        "before the percent sign is not its value: print the fraction itself, without the sign."
     )

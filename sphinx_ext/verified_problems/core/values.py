@@ -7,6 +7,8 @@ floats: the comparison in :mod:`.digits` must see exactly the digits a person ty
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,15 @@ class ProseNumber:
     end: int
     decimal: bool
     exempt: bool = False
+    #: Written as a percentage (``82.47\\%``, ``2.45 %``): it stands for its hundredth.
+    percent: bool = False
+
+    @property
+    def value_text(self) -> str:
+        """The number it stands for, as a decimal string: ``82.47%`` is ``0.8247``."""
+        if not self.percent:
+            return self.text
+        return f"{Decimal(self.text).scaleb(-2):f}"
 
 
 @dataclass(frozen=True)
@@ -44,6 +55,24 @@ class NamedValue:
 
 
 @dataclass(frozen=True)
+class Placed:
+    """A prose number with the page position the caller resolved for it."""
+
+    number: ProseNumber
+    line: int | None
+    column: int | None
+    context: str
+
+
+@dataclass(frozen=True)
+class PlacedValue:
+    """A named value with its cells placed."""
+
+    value: NamedValue
+    cells: tuple[Placed, ...]
+
+
+@dataclass(frozen=True)
 class SourceProblem:
     """Something malformed in an input, at an offset (prose) or a line (transcript)."""
 
@@ -59,8 +88,9 @@ class ProseExtract:
     free: list[ProseNumber] = field(default_factory=list)
     exempt: list[ProseNumber] = field(default_factory=list)
     problems: list[SourceProblem] = field(default_factory=list)
-    #: Equations of written numbers that do not hold (:mod:`.arithmetic`).
-    arithmetic: list[SourceProblem] = field(default_factory=list)
+    #: A math block's chains (:class:`~.latex.Equation`), for the prose's arithmetic, which
+    #: needs the transcript (:mod:`.derivations`).
+    equations: list[Any] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -7,14 +7,15 @@ The Sphinx side only locates numbers and reports what this returns.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from math import prod
 
-from .digits import Comparison, Policy, PrintedPool, Status, compare
-from .values import Entry, NamedValue, ProseNumber, Transcript
+from .derivations import Derivations, PlacedEquation, derive
+from .digits import Comparison, Policy, Status, compare
+from .printed import Printed, element_of, flat_index, index_label, indices, resolve
+from .values import Entry, Placed, PlacedValue, ProseNumber, Transcript
 
 
 class Outcome(StrEnum):
@@ -25,32 +26,15 @@ class Outcome(StrEnum):
     AMBIGUOUS = "ambiguous"
     SHAPE = "shape"
     RANGE = "range"
+    ARITHMETIC = "arithmetic"
     EXEMPT = "exempt"
-
-
-@dataclass(frozen=True)
-class Placed:
-    """A prose number with the page position the caller resolved for it."""
-
-    number: ProseNumber
-    line: int | None
-    column: int | None
-    context: str
-
-
-@dataclass(frozen=True)
-class PlacedValue:
-    """A named value with its cells placed."""
-
-    value: NamedValue
-    cells: tuple[Placed, ...]
 
 
 @dataclass(frozen=True)
 class Verdict:
     """One checked (or exempted) prose number: a row of the report, a message when it fails."""
 
-    kind: str  # "named", "free" or "exempt"
+    kind: str  # "named", "free", "derived", "given" or "exempt"
     name: str | None
     index: tuple[int, ...] | None  # 1-based, into the printed array
     placed: Placed
@@ -59,14 +43,13 @@ class Verdict:
     places: int | None
     over_policy: bool
     message: str
+    #: Where a number that holds comes from, as a reader is told: ``derived: 1 + e^{0.3}``.
+    provenance: str = ""
 
     @property
     def failed(self) -> bool:
         """Whether this number fails the build."""
         return self.outcome not in (Outcome.MATCH, Outcome.EXEMPT)
-
-
-_ELEMENT = re.compile(r"(?P<base>.+?)_(?P<index>\d+(?:,\d+)*)")
 
 
 def verify(
@@ -75,87 +58,79 @@ def verify(
     free: Sequence[Placed],
     exempt: Sequence[Placed],
     policy: Policy,
+    *,
+    equations: Sequence[PlacedEquation] = (),
+    given: Sequence[str] = (),
+    given_names: Mapping[str, str] | None = None,
+    log_base: int | None = None,
 ) -> list[Verdict]:
-    """Check a snippet's share of a page: named values entry by entry, the rest as free digits."""
-    pool = PrintedPool(transcript.numbers)
+    """Check a snippet's share of a page: every decimal must have a provenance.
+
+    Named values are checked entry by entry against the printed quantity of their name; the
+    share's chains (``equations``) are checked by the prose's arithmetic and derive the numbers
+    they compute; every other decimal must be printed, or be one of the snippet's own source
+    literals (``given``; ``given_names``: those it assigns to a name, ``beta_1 = 0.9``, which a
+    prose name may quote and compute with). ``log_base`` is what a bare ``\\log`` means.
+    """
+    printed = Printed(transcript, policy, given, given_names)
+    derivations = derive(equations, printed, log_base)
     verdicts: list[Verdict] = []
     leftover: list[Placed] = list(free)
     for placed_value in named:
-        checked = _check_named(placed_value, transcript, policy)
+        checked = _check_named(placed_value, printed)
         if checked is None:
             checked = _unprinted_sibling(placed_value, transcript)
         if checked is None:
-            checked = _check_whole(placed_value, transcript, policy)
-        if checked is None:
-            leftover.extend(cell for cell in placed_value.cells if cell.number.decimal)
-        else:
-            verdicts.extend(checked)
-    verdicts.extend(_check_free(cell, pool, policy) for cell in leftover)
+            checked = _check_unprinted(placed_value, printed, derivations)
+        verdicts.extend(checked)
+    verdicts.extend(_check_free(cell, printed, derivations) for cell in leftover)
+    verdicts.extend(
+        Verdict("derived", None, None, cell, Outcome.ARITHMETIC, None, None, False, message)
+        for cell, message in derivations.problems
+    )
     verdicts.extend(
         Verdict("exempt", None, None, cell, Outcome.EXEMPT, None, None, False, "")
         for cell in exempt
     )
+    verdicts = [_exact(v, derivations) for v in verdicts]
     verdicts.sort(key=lambda v: (v.placed.line or 0, v.placed.column or 0))
     return verdicts
 
 
-def resolve(name: str, entries: dict[str, Entry]) -> tuple[Entry, tuple[int, ...] | None] | None:
-    """The printed quantity a prose name refers to: itself, or an element of a printed array.
-
-    ``O_11`` is the quantity ``O_11`` if the snippet printed one; otherwise element (1, 1) of a
-    printed 2-D ``O`` (one digit per axis, or comma-separated indices ``O_10,2``). One index
-    into a printed column or row (shape (n, 1) or (1, n), as numpy prints a column vector) is
-    its element: ``w_2`` is ``w[2, 1]``. Without that, ``w_2`` named nothing and its value was
-    left to match any printed number.
-    """
-    if name in entries:
-        return entries[name], None
-    match = _ELEMENT.fullmatch(name)
-    if match is None or match["base"] not in entries:
-        return None
-    entry = entries[match["base"]]
-    raw = match["index"]
-    if "," in raw:
-        index = tuple(int(part) for part in raw.split(","))
-    elif len(entry.shape) == len(raw):
-        index = tuple(int(digit) for digit in raw)
-    elif len(entry.shape) == 1:
-        index = (int(raw),)
-    elif len(entry.shape) == 2 and 1 in entry.shape:
-        index = (int(raw), 1) if entry.shape[1] == 1 else (1, int(raw))
-    else:
-        return None
-    return entry, index
+def _exact(verdict: Verdict, derivations: Derivations) -> Verdict:
+    """A number shown with more places than the policy is no breach of it when the prose's
+    arithmetic derives exactly those digits (an exact value is not a rounding)."""
+    if verdict.over_policy and verdict.placed.number.value_text in derivations.exact:
+        return replace(verdict, over_policy=False)
+    return verdict
 
 
-def _check_named(
-    placed_value: PlacedValue, transcript: Transcript, policy: Policy
-) -> list[Verdict] | None:
-    resolved = [(n, r) for n in placed_value.value.names if (r := resolve(n, transcript.entries))]
+def _check_named(placed_value: PlacedValue, printed: Printed) -> list[Verdict] | None:
+    entries = printed.transcript.entries
+    resolved = [r for n in placed_value.value.names if (r := resolve(n, entries))]
     if not resolved:
         return None
     verdicts: list[Verdict] = []
-    for _name, (entry, index) in resolved:
-        verdicts.extend(_check_against(placed_value, entry, index, policy))
+    for entry, index in resolved:
+        verdicts.extend(_check_against(placed_value, entry, index, printed.policy))
     return verdicts
 
 
 def _unprinted_sibling(placed_value: PlacedValue, transcript: Transcript) -> list[Verdict] | None:
     """A name such as ``z_2`` that the snippet did not print, where it printed ``z_1`` and ``z_3``.
 
-    Any other unprinted name is matched against every printed array (:func:`_check_whole`), and
-    here that would let a wrong index pass: ``\\vec{z}_2`` written with row 1's values matches
-    the printed ``z_1``. An author who prints a family by index prints each one the prose quotes.
+    An author who prints a family by index prints each one the prose quotes: ``\\vec{z}_2``
+    written with row 1's values must not pass as ``z_1``.
     """
     cells = placed_value.cells
-    if not cells:
-        return None
+    if not any(cell.number.decimal for cell in cells):
+        return None  # m_0 = 0: a start that needs no print
     for name in placed_value.value.names:
-        match = _ELEMENT.fullmatch(name)
-        if match is None:
+        element = element_of(name)
+        if element is None:
             continue
-        siblings = [printed for printed in transcript.entries
-                    if (found := _ELEMENT.fullmatch(printed)) and found["base"] == match["base"]]
+        siblings = [name_printed for name_printed in transcript.entries
+                    if (found := element_of(name_printed)) and found[0] == element[0]]
         if siblings:
             message = (f"{name}: not printed, though the snippet printed {', '.join(siblings)};"
                        f" print {name}, or write the name it was printed under")
@@ -164,33 +139,71 @@ def _unprinted_sibling(placed_value: PlacedValue, transcript: Transcript) -> lis
     return None
 
 
-def _check_whole(
-    placed_value: PlacedValue, transcript: Transcript, policy: Policy
-) -> list[Verdict] | None:
-    """A tuple or matrix the snippet did not print under its name: it must be a printed array.
+def _check_unprinted(placed_value: PlacedValue, printed: Printed,
+                     derivations: Derivations) -> list[Verdict]:
+    """A value whose name the snippet did not print (or a tuple or matrix with no name): a
+    tuple or matrix may be a printed array, row or column as a whole (``\\vec{a}_3`` for row 3
+    of a printed ``A``); otherwise each of its decimals must be derived or given, or it has no
+    provenance, reported once, at its first such decimal. A named scalar is no free digit.
 
-    Checked as a whole against every printed array, row or column of that size; the entries
-    are taken from the first that matches entirely, or compared with the closest one. Entry
-    by entry as free digits, a sign dropped from ``(0, -0.7071, 0)`` would still find its
-    ``0.7071`` printed somewhere.
+    Nothing is compared with "the closest" array: entry by entry as free digits, a sign
+    dropped from ``(0, -0.7071, 0)`` would still find its ``0.7071`` printed somewhere.
     """
+    decimals = [cell for cell in placed_value.cells if cell.number.decimal]
+    if not decimals:
+        return []
+    whole = _check_whole(placed_value, printed)
+    if whole is not None:
+        return whole
+    if printed.transcript.problems:  # it may be what could not be read: that is the error
+        return [_check_free(cell, printed, derivations) for cell in decimals]
+    given = next((n for n in placed_value.value.names if n in printed.given_names), None)
+    if given is not None and len(placed_value.cells) == 1:
+        return [_given_name(placed_value, given, printed)]
+    verdicts = [_derived_or_given(cell, printed, derivations) for cell in decimals]
+    missing = [cell for cell, verdict in zip(decimals, verdicts, strict=True) if verdict is None]
+    found = [verdict for verdict in verdicts if verdict is not None]
+    if not missing:
+        return found
+    return [*found, _no_provenance(placed_value, missing[0], printed)]
+
+
+def _given_name(placed_value: PlacedValue, name: str, printed: Printed) -> Verdict:
+    """A name the snippet's source assigns a number (``\\beta_1 = 0.9``): its value, given."""
+    cell, given = placed_value.cells[0], printed.given_names[name]
+    comparison = compare(cell.number.value_text, given, printed.policy)
+    verdict = _verdict("given", name, None, cell, comparison, f"{name} (given)")
+    return _with_provenance(verdict, f"given in the snippet's source: {name} = {given}")
+
+
+def _no_provenance(placed_value: PlacedValue, cell: Placed, printed: Printed) -> Verdict:
+    names = placed_value.value.names
+    number, text = cell.number.text, cell.number.value_text
+    if names:
+        message = (f"{names[0]}: not printed by the snippet, and {number} is not derived on this "
+                   f"page; print {names[0]}, or write the name it was printed under")
+        label = printed.label_of(text)
+        message += f" ({number} is printed as {label})" if label else ""
+    else:
+        message = (f"{number}: this tuple or matrix is no printed array, row or column, and is "
+                   "not derived on this page; print it, or name it as it was printed")
+    return Verdict("named" if names else "free", names[0] if names else None, None, cell,
+                   Outcome.DIVERGE, None, None, False, message)
+
+
+def _check_whole(placed_value: PlacedValue, printed: Printed) -> list[Verdict] | None:
+    """A tuple or matrix with no name: the entries of the first printed array, row or column
+    of its size that it matches entirely, or None."""
     value = placed_value.value
-    if not value.shape or not any(cell.number.decimal for cell in placed_value.cells):
+    if not value.shape:
         return None
-    candidates = list(_candidates(transcript, len(placed_value.cells), len(value.shape)))
-    if not candidates:
-        return None
-    scored = []
-    for rank, (entry, indices, printed) in enumerate(candidates):
-        verdicts = [_compare_cell(entry, index, text, cell, policy)
-                    for index, text, cell in zip(indices, printed, placed_value.cells, strict=True)]
-        misses = sum(v.outcome is not Outcome.MATCH for v in verdicts)
-        if misses == 0:
+    candidates = _candidates(printed.transcript, len(placed_value.cells), len(value.shape))
+    for entry, where, values in candidates:
+        verdicts = [_compare_cell(entry, index, text, cell, printed.policy)
+                    for index, text, cell in zip(where, values, placed_value.cells, strict=True)]
+        if all(v.outcome is Outcome.MATCH for v in verdicts):
             return verdicts
-        scored.append((misses, rank, verdicts))
-    *_, closest = min(scored, key=lambda scored_one: scored_one[:2])
-    note = " (this tuple or matrix is no printed array; compared with the closest one)"
-    return [v if not v.failed else replace(v, message=v.message + note) for v in closest]
+    return None
 
 
 def _candidates(
@@ -200,7 +213,7 @@ def _candidates(
     entries = list(transcript.entries.values())
     for entry in entries:
         if len(entry.values) == size and entry.shape:
-            yield entry, list(_indices(entry.shape)), entry.values
+            yield entry, list(indices(entry.shape)), entry.values
     for entry in entries:
         if ndim == 1 and len(entry.shape) == 2:
             rows, columns = entry.shape
@@ -222,7 +235,7 @@ def _check_against(
     if index is not None:
         if value.shape != () or first is None:
             return [_shape_failure(entry.name + "_" + _join(index), value.shape, (), first)]
-        flat = _flat_index(index, entry.shape)
+        flat = flat_index(index, entry.shape)
         if flat is None:
             message = (
                 f"{entry.name}{index_label(index)}: no such element, the printed {entry.name} is "
@@ -233,24 +246,79 @@ def _check_against(
         return [_compare_cell(entry, index, entry.values[flat], first, policy)]
     if not _shapes_agree(value.shape, entry.shape):
         return [_shape_failure(entry.name, value.shape, entry.shape, first)]
-    indices = list(_indices(entry.shape))
+    every = indices(entry.shape)
     return [
         _compare_cell(entry, idx, printed, cell, policy)
-        for idx, printed, cell in zip(indices, entry.values, placed_value.cells, strict=True)
+        for idx, printed, cell in zip(every, entry.values, placed_value.cells, strict=True)
     ]
 
 
 def _compare_cell(
     entry: Entry, index: tuple[int, ...], printed: str, cell: Placed, policy: Policy
 ) -> Verdict:
-    comparison = compare(cell.number.text, printed, policy)
+    comparison = compare(cell.number.value_text, printed, policy)
+    if cell.number.percent and comparison.status is not Status.MATCH:
+        face = compare(cell.number.text, printed, policy)  # printed as a percentage itself
+        comparison = face if face.status is Status.MATCH else comparison
     label = entry.name + index_label(index)
-    return _verdict("named", entry.name, index, cell, comparison, label)
+    verdict = _verdict("named", entry.name, index, cell, comparison, label)
+    return _with_provenance(verdict, f"{label}, printed {printed}")
 
 
-def _check_free(cell: Placed, pool: PrintedPool, policy: Policy) -> Verdict:
-    comparison = pool.match(cell.number.text, policy)
-    return _verdict("free", None, None, cell, comparison, "free digit")
+def _check_free(cell: Placed, printed: Printed, derivations: Derivations) -> Verdict:
+    """A decimal the prose does not name: derived, printed (as a magnitude, after a binary
+    minus or inside ``|…|``), or given."""
+    text = cell.number.value_text
+    comparison = printed.pool.match(text, printed.policy)
+    if cell.number.percent and comparison.status is not Status.MATCH:
+        face = printed.pool.match(cell.number.text, printed.policy)  # a printed percentage
+        comparison = face if face.status is Status.MATCH else comparison
+    if comparison.status is Status.MATCH:
+        verdict = _verdict("free", None, None, cell, comparison, "free digit")
+        return _with_provenance(verdict, f"printed {comparison.printed}")
+    if id(cell) in derivations.magnitudes:
+        negated = text[1:] if text.startswith("-") else "-" + text
+        other = printed.pool.match(negated, printed.policy)
+        if other.status is Status.MATCH:
+            verdict = _verdict("free", None, None, cell, other, "free digit")
+            return _with_provenance(verdict, f"the magnitude of printed {other.printed}")
+    found = _derived_or_given(cell, printed, derivations)
+    if found is not None:
+        return found
+    verdict = _verdict("free", None, None, cell, comparison, "free digit")
+    if comparison.status is Status.DIVERGE:
+        nearest = printed.nearest(text)
+        shown = f"nearest printed {nearest}" if nearest else "none printed"
+        message = f"free digit: prose {cell.number.text} is not among the printed numbers ({shown})"
+        return Verdict(verdict.kind, None, None, cell, verdict.outcome, verdict.printed,
+                       verdict.places, verdict.over_policy, message)
+    return verdict
+
+
+def _derived_or_given(cell: Placed, printed: Printed,
+                      derivations: Derivations) -> Verdict | None:
+    """The verdict on a decimal that the prose's arithmetic derives or the snippet's source
+    gives, if it is one."""
+    derived = derivations.derived.get(id(cell))
+    text = cell.number.value_text
+    elsewhere = derivations.elsewhere(cell) if derived is None else None
+    if elsewhere is not None:
+        derived = (elsewhere, "elsewhere on this page")
+    if derived is not None:
+        return Verdict("derived", None, None, cell, Outcome.MATCH, None, None, False, "",
+                       f"derived: {derived[1]}")
+    if printed.is_given(text):
+        return Verdict("given", None, None, cell, Outcome.MATCH, None, None, False, "",
+                       "given in the snippet's source")
+    return None
+
+
+def _with_provenance(verdict: Verdict, provenance: str) -> Verdict:
+    if verdict.failed:
+        return verdict
+    return Verdict(verdict.kind, verdict.name, verdict.index, verdict.placed, verdict.outcome,
+                   verdict.printed, verdict.places, verdict.over_policy, verdict.message,
+                   provenance)
 
 
 def _verdict(
@@ -266,12 +334,12 @@ def _verdict(
         Status.DIVERGE: Outcome.DIVERGE,
         Status.AMBIGUOUS: Outcome.AMBIGUOUS,
     }[comparison.status]
-    message = _message(label, kind, cell, comparison)
+    message = _message(label, cell, comparison)
     return Verdict(kind, name, index, cell, outcome, comparison.printed, comparison.places,
                    comparison.over_policy, message)
 
 
-def _message(label: str, kind: str, cell: Placed, comparison: Comparison) -> str:
+def _message(label: str, cell: Placed, comparison: Comparison) -> str:
     written = cell.number.text
     if comparison.status is Status.MATCH:
         return ""
@@ -280,9 +348,6 @@ def _message(label: str, kind: str, cell: Placed, comparison: Comparison) -> str
             f"{label}: prose {written}, printed {comparison.printed} is an exact tie at "
             f"{comparison.places} d.p.; print more digits so the rounding is decided"
         )
-    if kind == "free":
-        nearest = f"nearest printed {comparison.printed}" if comparison.printed else "none printed"
-        return f"{label}: prose {written} is not among the printed numbers ({nearest})"
     return f"{label}: prose {written}, printed {comparison.printed}"
 
 
@@ -304,32 +369,13 @@ def _shapes_agree(prose: tuple[int, ...], printed: tuple[int, ...]) -> bool:
     return False
 
 
-def _indices(shape: tuple[int, ...]) -> Iterable[tuple[int, ...]]:
-    if not shape:
-        yield ()
-        return
-    for first in range(1, shape[0] + 1):
-        for rest in _indices(shape[1:]):
-            yield (first, *rest)
-
-
-def _flat_index(index: tuple[int, ...], shape: tuple[int, ...]) -> int | None:
-    if len(index) != len(shape) or any(not 1 <= i <= n for i, n in zip(index, shape, strict=True)):
-        return None
-    flat = 0
-    for i, n in zip(index, shape, strict=True):
-        flat = flat * n + (i - 1)
-    return flat
-
-
-def index_label(index: tuple[int, ...] | None) -> str:
-    """How an entry's 1-based index is shown everywhere: ``[1,2]``, nothing for a scalar."""
-    return f"[{','.join(str(i) for i in index)}]" if index else ""
-
-
 def _join(index: tuple[int, ...]) -> str:
     return ",".join(str(i) for i in index)
 
 
 def _shape_text(shape: tuple[int, ...]) -> str:
     return "a scalar" if not shape else "×".join(str(n) for n in shape)
+
+
+__all__ = ["Outcome", "Placed", "PlacedEquation", "PlacedValue", "Verdict", "index_label",
+           "verify"]

@@ -50,6 +50,8 @@ class Subtype(StrEnum):
     LATEX = "latex"
     #: A problem's id, kind or difficulty is missing or malformed, or an id is used twice.
     PROBLEM = "problem"
+    #: A problem of kind ``numeric`` whose page has no ``check-numeric``: nothing was checked.
+    NO_CHECK = "no-check"
     #: A configuration value of the extension has the wrong type or range.
     CONFIG = "config"
     #: The project lacks what a page needs: a ``:::{check-numeric}`` left as text because

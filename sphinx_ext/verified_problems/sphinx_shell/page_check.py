@@ -19,6 +19,7 @@ from ..core import (
     Cursor,
     Outcome,
     Placed,
+    PlacedEquation,
     PlacedValue,
     Policy,
     Position,
@@ -31,7 +32,9 @@ from ..core import (
     read_math,
     read_text,
     read_transcript,
+    source_assignments,
     source_lines,
+    source_literals,
     verify,
 )
 from . import nodes as vnodes
@@ -65,6 +68,15 @@ class _Region:
     placed: dict[int, Position | None]
     context: str
     exempt: bool
+    #: Where a math block's lines stand in its file, to place any other offset on demand.
+    block_lines: list[Position | None] | None = None
+    latex: str = ""
+
+    def position(self, offset: int) -> Position | None:
+        """Where an offset of this region stands; placed once, when first asked for."""
+        if offset not in self.placed and self.block_lines is not None:
+            self.placed[offset] = offset_to_position(self.latex, self.block_lines, offset)
+        return self.placed.get(offset)
 
 
 @dataclass
@@ -93,7 +105,8 @@ def check_page(docname: str, doctree: nodes.document, config: VerifiedConfig) ->
         else:
             shares[id(owner)].regions.append(region)
     policy = _policy(doctree, config)
-    records = [_check_share(docname, shares[id(c)], policy, report) for c in checks]
+    records = [_check_share(docname, shares[id(c)], policy, report, config.log_base)
+               for c in checks]
     report.snippets.extend(records)
     report.keep_numbers([number for c in checks for number in shares[id(c)].numbers])
     other_errors = len(report.errors) - sum(record.failed for record in records)
@@ -209,13 +222,13 @@ class _Walker:
 
     def _math(self, node: nodes.Element, exempt: bool) -> _Region:
         latex = node.astext()
-        extract = read_math(latex, self.config.macros, log_base=self.config.log_base)
+        extract = read_math(latex, self.config.macros)
         placed_lines = self._cursor(node).place_block(latex)
         placed = {
             offset: offset_to_position(latex, placed_lines, offset)
             for offset in _offsets(extract)
         }
-        return _Region(node, extract, placed, self.context, exempt)
+        return _Region(node, extract, placed, self.context, exempt, placed_lines, latex)
 
     def _text(self, node: nodes.Text, exempt: bool) -> _Region | None:
         text = str(node)
@@ -231,7 +244,7 @@ class _Walker:
 
 def _offsets(extract: ProseExtract) -> list[int]:
     offsets = [n.start for n in _numbers_of(extract)]
-    offsets += [p.where for p in extract.problems + extract.arithmetic]
+    offsets += [p.where for p in extract.problems]
     return sorted(set(offsets))
 
 
@@ -244,14 +257,14 @@ def _regions(doctree: nodes.document, config: VerifiedConfig, source: str) -> It
 
 
 def _place(region: _Region, number: ProseNumber) -> Placed:
-    position = region.placed.get(number.start)
+    position = region.position(number.start)
     column = position[1] if position is not None else None
     return Placed(number, _line_of(region, number.start), column, region.context)
 
 
 def _line_of(region: _Region, offset: int) -> int | None:
     """The 1-based source line of an offset in a region, or its block's line if unplaced."""
-    position = region.placed.get(offset)
+    position = region.position(offset)
     return position[0] + 1 if position is not None else vnodes.source_line(region.node)
 
 
@@ -261,11 +274,6 @@ def _line_of(region: _Region, offset: int) -> int | None:
 def _report_latex(docname: str, region: _Region, report: PageReport) -> None:
     for problem in region.extract.problems:
         _add(report, docname, _line_of(region, problem.where), Subtype.LATEX, problem.message)
-    if region.exempt:
-        return
-    for problem in region.extract.arithmetic:
-        _add(report, docname, _line_of(region, problem.where), Subtype.ARITHMETIC,
-             in_context(problem.message, region.context))
 
 
 def _report_unowned(docname: str, region: _Region, report: PageReport) -> None:
@@ -280,7 +288,7 @@ def _report_unowned(docname: str, region: _Region, report: PageReport) -> None:
 
 
 def _check_share(
-    docname: str, share: _Share, policy: Policy, report: PageReport
+    docname: str, share: _Share, policy: Policy, report: PageReport, log_base: int | None
 ) -> SnippetRecord:
     """Check what one snippet owns; its numbers and findings go into the page's report."""
     check = share.check
@@ -289,6 +297,7 @@ def _check_share(
     named: list[PlacedValue] = []
     free: list[Placed] = []
     exempt: list[Placed] = []
+    equations: list[PlacedEquation] = []
     origin = _MathOrigin()
     for region in share.regions:
         place = origin.placer(region)
@@ -296,19 +305,32 @@ def _check_share(
             numbers = [c for v in region.extract.named for c in v.cells] + region.extract.free
             exempt += [place(n) for n in numbers if n.decimal]
         else:
-            named += [
-                PlacedValue(v, tuple(place(c) for c in v.cells)) for v in region.extract.named
-            ]
-            free += [place(n) for n in region.extract.free]
+            placed = {n.start: place(n) for n in _numbers_of(region.extract)}
+            named += [PlacedValue(v, tuple(placed[c.start] for c in v.cells))
+                      for v in region.extract.named]
+            free += [placed[n.start] for n in region.extract.free]
+            equations += [PlacedEquation(equation, region.latex, placed,
+                                         _offset_placer(region))
+                          for equation in region.extract.equations]
         exempt += [place(n) for n in region.extract.exempt]
     if check["failure"]:
         return _snippet_record(check, [])
     transcript = read_transcript(check["stdout"])
     _report_transcript(docname, check, transcript, report)
-    verdicts = verify(transcript, named, free, exempt, policy)
+    script = check.get("script", "")
+    verdicts = verify(transcript, named, free, exempt, policy, equations=equations,
+                      given=source_literals(script), given_names=source_assignments(script),
+                      log_base=log_base)
     share.numbers.extend(_record(docname, check, verdict, report) for verdict in verdicts)
     _annotate_math(origin, verdicts, check["snippet"])
     return _snippet_record(check, verdicts)
+
+
+def _offset_placer(region: _Region) -> Callable[[int], Placed]:
+    """Places any offset of a region (where an equation's side starts) as a number would be."""
+    def place(offset: int) -> Placed:
+        return _place(region, ProseNumber("", offset, offset, False))
+    return place
 
 
 class _MathOrigin:
@@ -365,6 +387,7 @@ def _report_transcript(
 
 
 _SUBTYPES = {
+    Outcome.ARITHMETIC: Subtype.ARITHMETIC,
     Outcome.DIVERGE: Subtype.DIVERGENCE,
     Outcome.AMBIGUOUS: Subtype.AMBIGUOUS,
     Outcome.SHAPE: Subtype.SHAPE,
@@ -378,7 +401,7 @@ def _record(
     placed = verdict.placed
     if verdict.failed:
         _add(report, docname, placed.line, _SUBTYPES[verdict.outcome],
-             in_context(verdict.message, placed.context))
+             in_context(verdict.message + _variation_hint(check, verdict), placed.context))
     elif verdict.over_policy:
         message = (f"{placed.number.text} shows more decimals than the rounding policy; it was "
                    f"compared at its own {verdict.places} d.p.")
@@ -390,6 +413,16 @@ def _record(
         places=verdict.places, status=verdict.outcome.value, snippet=check["snippet"],
         context=placed.context, message=verdict.message,
     )
+
+
+def _variation_hint(check: vnodes.numeric_check, verdict: Verdict) -> str:
+    """What to do about a wrong value in a Variation that the page's own check owns: it most
+    often works with other data than the page's snippet."""
+    if (check["scope"] == "page" and verdict.outcome is Outcome.DIVERGE
+            and verdict.placed.context.lower().startswith("variation")):
+        return ("; if this section works with other data than the page's snippet, give it a "
+                "check-numeric of its own (:scope: section)")
+    return ""
 
 
 def _snippet_record(check: vnodes.numeric_check, verdicts: list[Verdict]) -> SnippetRecord:

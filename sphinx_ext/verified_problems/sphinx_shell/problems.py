@@ -3,7 +3,9 @@
 An author declares ``:::{problem} II.3.B01`` with ``:kind:`` and ``:difficulty:`` right under a
 page's title. The page renders the header of the seed (id, kind badge, ▲▲△ difficulty, the
 rounding policy); ``{problem:ref}`0.NU.02``` links to it as "Log-sum-exp 0.NU.02"; and
-``:::{problem-index}`` lists every problem of the book.
+``:::{problem-index}`` lists every problem of the book. A problem of kind ``numeric`` needs a
+``check-numeric`` on its page: without one the build fails at its header, since the page would
+look verified with nothing checked.
 
 Pages that show what other pages declare — the index, the references — are rewritten whenever
 the table of problems changes, and a page with a dangling reference on every build, so its
@@ -42,6 +44,8 @@ if TYPE_CHECKING:
 ID_PATTERN = re.compile(r"[0-9A-Z]+(?:\.[0-9A-Z]+)+")
 MAX_DIFFICULTY = 3
 MAX_DECIMALS = 30
+#: The kind of problem whose page must have a ``check-numeric``: its digits are the point.
+CHECKED_KIND = "numeric"
 _ROMAN = re.compile(r"(?=[IVX])(X{0,3})(IX|IV|V?I{0,3})")
 _DUPLICATE = " is already declared at "
 
@@ -310,6 +314,41 @@ def _register(app: Sphinx, doctree: nodes.document) -> None:
                                header.line or 0))
 
 
+def _require_a_check(app: Sphinx, doctree: nodes.document) -> None:
+    """A numeric problem on a page without a ``check-numeric`` is an error at its header.
+
+    Such a page would show its kind and the rounding policy and pass, with not one digit
+    checked: a check that was forgotten, or commented out (``%`` or ``<!-- -->`` in MyST,
+    ``..`` in reST), leaves no trace but this. A check whose snippet fails is reported as
+    such, not here. Run before the collector stores the page's findings (a lower priority
+    than its 500).
+    """
+    kinds = env_config(app.env).kinds
+    if CHECKED_KIND not in kinds or next(doctree.findall(vnodes.numeric_check), None) is not None:
+        return
+    change = _other_kinds(kinds)
+    for header in doctree.findall(vnodes.problem_header):
+        if header["kind"] != CHECKED_KIND:
+            continue
+        name = f"problem {header['problem_id']}" if header["problem_id"] else "this problem"
+        message = (
+            f"{name} is of kind {CHECKED_KIND}, but its page has no check-numeric, so none of "
+            "its digits is checked: add a check-numeric directive under the problem "
+            f"(':::{{check-numeric}} snippet.py' and ':::', not commented out), or change its "
+            f":kind:{change}"
+        )
+        add_finding(app.env.temp_data,
+                    Finding(app.env.docname, header.line, Subtype.NO_CHECK, message))
+
+
+def _other_kinds(kinds: tuple[str, ...]) -> str:
+    """What to change a numeric problem's kind to: " to one of derivation, proof, concept"."""
+    others = [kind for kind in kinds if kind != CHECKED_KIND]
+    if len(others) > 1:
+        return f" to one of {', '.join(others)}"
+    return f" to {others[0]}" if others else ""
+
+
 def _section_title(node: nodes.Node) -> str:
     parent = vnodes.enclosing_section(node)
     if parent is not None and parent.children and isinstance(parent[0], nodes.title):
@@ -400,6 +439,7 @@ def setup_problems(app: Sphinx) -> None:
     app.add_directive("problem-index", ProblemIndexDirective)
     app.add_node(problem_index)
     app.connect("doctree-read", _register)
+    app.connect("doctree-read", _require_a_check, priority=400)
     app.connect("env-updated", _duplicate_findings)
     app.connect("env-get-updated", _pages_to_rewrite)
     app.connect("warn-missing-reference", _note_dangling)

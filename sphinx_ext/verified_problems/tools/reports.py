@@ -36,7 +36,8 @@ JUNIT_NAME = "verification.xml"
 FORMAT_VERSION = 1
 
 #: Findings that are about one number: the number's own test case carries them.
-NUMBER_SUBTYPES = frozenset({Subtype.DIVERGENCE, Subtype.AMBIGUOUS, Subtype.SHAPE, Subtype.RANGE})
+NUMBER_SUBTYPES = frozenset({Subtype.DIVERGENCE, Subtype.AMBIGUOUS, Subtype.SHAPE, Subtype.RANGE,
+                             Subtype.ARITHMETIC})
 
 
 def build_json(reports: Mapping[str, PageReport], srcdir: Path | None = None) -> dict[str, Any]:

@@ -197,7 +197,8 @@ class Folder:
             with_items(item, self.fold(item.items)) if isinstance(item, Container) else item
             for item in items
         ]
-        return self._scientific(self._signs([_infinity(item) for item in inner]))
+        minus_forms = _minus_forms([_infinity(item) for item in inner])
+        return _percents(self._scientific(self._signs(minus_forms)))
 
     def _adjacent(self, first: Item, then: Item) -> bool:
         """Whether only spacing stands between ``first`` and ``then`` in the source."""
@@ -256,6 +257,32 @@ def _infinity(item: Item) -> Item:
     if is_tok(item, "\\infty") and isinstance(item, Tok):
         return Num("inf", item.start, item.end, decimal=False, own=item.own)
     return item
+
+
+def _minus_forms(items: Sequence[Item]) -> list[Item]:
+    r"""``{-}`` and ``\mathord{-}`` (a minus kept from being binary) as the minus they are."""
+    out: list[Item] = []
+    for item in items:
+        if isinstance(item, Group) and len(item.items) == 1 and is_tok(item.items[0], MINUS):
+            if out and is_tok(out[-1], "\\mathord"):
+                out.pop()
+            out.append(item.items[0])
+        else:
+            out.append(item)
+    return out
+
+
+def _percents(items: Sequence[Item]) -> list[Item]:
+    r"""A number followed by ``\%`` stands for its hundredth: it is marked so."""
+    out = list(items)
+    for k, item in enumerate(items):
+        after = next((i for i in items[k + 1:] if not is_tok(i, _SPACING)), None)
+        if isinstance(item, Num) and after is not None and is_tok(after, "\\%"):
+            out[k] = replace(item, percent=True)
+    return out
+
+
+_SPACING = frozenset(["\\,", "\\;", "\\:", "\\!", "\\ ", "~", "\\thinspace"])
 
 
 def _sign_may_stand(items: Sequence[Item], k: int) -> bool:

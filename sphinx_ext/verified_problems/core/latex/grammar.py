@@ -5,7 +5,8 @@ A block is split into **equations** at top-level ``\\``, ``&``, ``,``, ``;``,
 (``x &= 1`` is one equation, and a line that starts with ``&=`` goes on with the one before),
 or a line break (``\\``, ``&``) next to ``+``, ``-``, ``\times``, ``\cdot``, ``\pm`` (a sum
 carried over lines). Each equation is a **chain** of terms split at ``=``, ``\approx``, ``≈``,
-``:=``, ``\coloneqq``, ``\equiv``, ``\triangleq`` and ``\doteq``; any other relation (``\in``,
+``\simeq``, ``:=``, ``\coloneqq``, ``\equiv``, ``\triangleq``, ``\doteq`` and the assignments
+``\gets``, ``\leftarrow``, ``←``; any other relation (``\in``,
 ``<``, ``>``, ``\le``, ``\ge``, ``\ne``, ``\to``, ``\mapsto``, ``\sim``, ``\propto``, …) ends
 the chain, and what follows it is a chain of its own that only names can give values
 (``0 < \eta = 0.5528 < 1`` names 0.5528; an interval, ``p \in [0.412, 0.588]``, need not be a
@@ -231,6 +232,9 @@ def unwrap(items: Sequence[Item]) -> Sequence[Item]:
         return items[:1]
     if len(items) == 2 and isinstance(items[0], Num) and is_tok(items[1], ELLIPSES):
         return items[:1]  # 0.9543\ldots: the digits shown
+    if len(items) >= 2 and isinstance(items[0], Num) and items[0].percent \
+            and all(isinstance(item, Tok) for item in items[1:]):
+        return items[:1]  # 82.47\,\%: the number, which knows it is a percentage
     return items
 
 
@@ -496,6 +500,10 @@ def _name_head(items: Sequence[Item]) -> tuple[_Name, int] | None:
     if isinstance(first, Group):
         inner = _name(first.items)
         return (inner, 1) if inner is not None else None
+    if isinstance(first, Delim) and first.opener in "([" and len(items) > 2 \
+            and is_tok(items[1], "_"):  # [\mat{A}]_{12}, (\mat{A})_{12}: an element
+        inner = _name(first.items)
+        return (inner, 1) if inner is not None and inner.subscript is None else None
     if not isinstance(first, Tok):
         return None
     if _is_letter(first):
@@ -542,6 +550,28 @@ def _is_alnum(item: Item) -> bool:
     return isinstance(item, Tok) and len(item.text) == 1 and item.text.isalnum()
 
 
+
+
+def name_prefix(items: Sequence[Item]) -> tuple[str, int] | None:
+    """The name that ``items`` start with (its normal form) and how many items it takes, for
+    an expression that uses it (``\\lambda_1 - 4``, ``2 \\hat{m}_2``)."""
+    head = _name_head(items) if items else None
+    if head is None:
+        return None
+    name, used = head
+    while used < len(items):
+        if is_tok(items[used], "'"):
+            name = replace(name, marks=(*name.marks, "prime"))
+            used += 1
+            continue
+        subscript = None
+        if is_tok(items[used], "_") and name.subscript is None and used + 1 < len(items):
+            subscript = _subscript(items[used + 1])
+        if subscript is None:
+            break
+        name = replace(name, subscript=subscript)
+        used += 2
+    return name.render(), used
 
 
 def _name_tail(name: _Name, rest: Sequence[Item]) -> _Name | None:

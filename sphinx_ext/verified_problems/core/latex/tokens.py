@@ -46,10 +46,12 @@ class Num:
     decimal: bool
     own: bool = True
     exempt: bool = False
+    percent: bool = False
 
     def prose(self) -> ProseNumber:
         """The shared value type."""
-        return ProseNumber(self.text, self.start, self.end, self.decimal, self.exempt)
+        return ProseNumber(self.text, self.start, self.end, self.decimal, self.exempt,
+                           self.percent)
 
 
 @dataclass(unsafe_hash=True, slots=True)

@@ -100,15 +100,16 @@ DROPPED_WITH_ARGUMENT = _names(
 )
 
 CHAIN_RELATIONS = frozenset(
-    ["=", "\\approx", "≈", "\\coloneqq", "\\eqqcolon", "\\equiv", "\\triangleq", "\\doteq"]
+    ["=", "\\approx", "≈", "\\simeq", "\\coloneqq", "\\eqqcolon", "\\equiv", "\\triangleq",
+     "\\doteq", "\\gets", "\\leftarrow", "←"]
 )
 CHAIN_ENDS = frozenset(
     ["<", ">", "≤", "≥", "≠", "∈", "→", "\\in", "\\notin", "\\le", "\\leq", "\\ge", "\\geq",
      "\\lt", "\\gt", "\\leqslant", "\\geqslant", "\\ne", "\\neq", "\\to", "\\mapsto",
      "\\rightarrow", "\\Rightarrow", "\\longrightarrow", "\\implies", "\\iff", "\\sim",
-     "\\simeq", "\\propto", "\\subset", "\\subseteq", "\\ll", "\\gg", "\\gets", "\\leftarrow",
-     "\\Leftarrow", "\\longleftarrow", "\\Longleftarrow", "\\Longrightarrow", "\\leftrightarrow",
-     "\\Leftrightarrow", "\\longmapsto", "\\cong", "←", "⇐", "⇒", "↔"]
+     "\\propto", "\\subset", "\\subseteq", "\\ll", "\\gg", "\\Leftarrow", "\\longleftarrow",
+     "\\Longleftarrow", "\\Longrightarrow", "\\leftrightarrow",
+     "\\Leftrightarrow", "\\longmapsto", "\\cong", "⇐", "⇒", "↔"]
 )
 RELATIONS = CHAIN_RELATIONS | CHAIN_ENDS
 _OPERATORS = frozenset(

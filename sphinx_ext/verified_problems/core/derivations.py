@@ -1,0 +1,91 @@
+"""The prose's arithmetic on one snippet's share of a page, where prose meets the transcript.
+
+Each chain of the share's math (:class:`PlacedEquation`) is checked by :mod:`.arithmetic`
+against what the page knows: the printed values (by name, and the full precision a written
+number stands for) and the values derived by the chains before it, in reading order. What
+comes back is said of the placed numbers themselves: which are derived (and from what), which
+operands may be a printed negative's magnitude, and where the arithmetic does not hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .arithmetic import Known, check_chain
+from .latex import Equation
+from .printed import Printed
+from .values import Placed
+
+
+@dataclass(frozen=True)
+class PlacedEquation:
+    """A chain of a math block, with the block's LaTeX and the block's numbers as placed.
+
+    ``numbers`` maps each number's offset in ``source`` to the placed number the share's
+    lists hold (the same object); ``place`` places any other offset (where a side starts).
+    """
+
+    equation: Equation
+    source: str
+    numbers: Mapping[int, Placed]
+    place: Callable[[int], Placed]
+
+
+@dataclass
+class Derivations:
+    """What the chains of a share say of its numbers, keyed by the placed number's ``id``."""
+
+    derived: dict[int, tuple[Fraction, str]] = field(default_factory=dict)
+    magnitudes: set[int] = field(default_factory=set)
+    problems: list[tuple[Placed, str]] = field(default_factory=list)
+    #: Each derived number's full value by its digits, and the chain that first derived it:
+    #: what an operand of another chain may quote.
+    values: dict[str, tuple[Fraction, int]] = field(default_factory=dict)
+    #: The chain each operand belongs to.
+    operands: dict[int, int] = field(default_factory=dict)
+    #: Digits the arithmetic derives exactly (``0.069604``): no rounding, so no breach of the
+    #: policy however many places they show.
+    exact: set[str] = field(default_factory=set)
+
+    def elsewhere(self, cell: Placed) -> Fraction | None:
+        """The value another chain derived with these digits, if one did."""
+        found = self.values.get(cell.number.value_text)
+        if found is None or self.operands.get(id(cell)) == found[1]:
+            return None
+        return found[0]
+
+
+def derive(equations: Sequence[PlacedEquation], printed: Printed,
+           log_base: int | None = None) -> Derivations:
+    """Check every chain in reading order; a number derived by one is known to the next."""
+    found = Derivations()
+
+    def full(prose: str, magnitude: bool) -> tuple[Fraction, ...]:
+        values = printed.full(prose, magnitude)
+        return values or ((found.values[prose][0],) if prose in found.values else ())
+
+    def provenance(prose: str) -> bool:
+        return bool(full(prose, True)) or printed.is_given(prose)
+
+    known = Known(printed.policy.decimals, full, printed.scalar, provenance, log_base)
+    for chain, placed in enumerate(equations):
+        result = check_chain(placed.equation, placed.source, known)
+        for start, (value, origin) in result.derived.items():
+            number = placed.numbers.get(start)
+            if number is not None:
+                found.derived[id(number)] = (value, origin)
+                found.values.setdefault(number.number.value_text, (value, chain))
+                if start in result.exact:
+                    found.exact.add(number.number.value_text)
+        for start in result.covered & set(placed.numbers):
+            found.derived[id(placed.numbers[start])] = (Fraction(0), "a step that does not hold")
+        for start in result.operands:
+            if start in placed.numbers:
+                found.operands[id(placed.numbers[start])] = chain
+        found.magnitudes |= {id(placed.numbers[start]) for start in result.magnitudes
+                             if start in placed.numbers}
+        found.problems += [(placed.place(problem.where), problem.message)
+                           for problem in result.problems]
+    return found

@@ -1,0 +1,210 @@
+"""What one snippet printed, as the prose may ask for it: by name, by value, and by whom.
+
+A prose name is resolved to a printed quantity or to an element of one (:func:`resolve`); a
+written number to the printed values it may stand for at full precision (:meth:`Printed.full`)
+and, when it is wrong, to the printed quantity nearest to it, named (``-0.5800 (x_2)``). The
+snippet's own source literals (its given data, ``P = np.array([[0.9, 0.1], …])``) are a pool
+of their own.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from fractions import Fraction
+
+from .digits import Policy, PrintedPool, Status, to_decimal
+from .values import Entry, Transcript
+
+_ELEMENT = re.compile(r"(?P<base>.+?)_(?P<index>\d+(?:,\d+)*)")
+
+
+def index_label(index: tuple[int, ...] | None) -> str:
+    """How an entry's 1-based index is shown everywhere: ``[1,2]``, nothing for a scalar."""
+    return f"[{','.join(str(i) for i in index)}]" if index else ""
+
+
+def element_of(name: str) -> tuple[str, str] | None:
+    """A name's base and index digits if it reads as an element (``O_11``: ``O``, ``11``)."""
+    match = _ELEMENT.fullmatch(name)
+    return None if match is None else (match["base"], match["index"])
+
+
+def resolve(name: str, entries: dict[str, Entry]) -> tuple[Entry, tuple[int, ...] | None] | None:
+    """The printed quantity a prose name refers to: itself, or an element of a printed array.
+
+    ``O_11`` is the quantity ``O_11`` if the snippet printed one; otherwise element (1, 1) of a
+    printed 2-D ``O`` (one digit per axis, or comma-separated indices ``O_10,2``). One index
+    into a printed column or row (shape (n, 1) or (1, n), as numpy prints a column vector) is
+    its element: ``w_2`` is ``w[2, 1]``. Without that, ``w_2`` named nothing and its value was
+    left to match any printed number.
+    """
+    if name in entries:
+        return entries[name], None
+    element = element_of(name)
+    if element is None or element[0] not in entries:
+        return None
+    entry = entries[element[0]]
+    raw = element[1]
+    if "," in raw:
+        index = tuple(int(part) for part in raw.split(","))
+    elif len(entry.shape) == len(raw):
+        index = tuple(int(digit) for digit in raw)
+    elif len(entry.shape) == 1:
+        index = (int(raw),)
+    elif len(entry.shape) == 2 and 1 in entry.shape:
+        index = (int(raw), 1) if entry.shape[1] == 1 else (1, int(raw))
+    else:
+        return None
+    return entry, index
+
+
+def flat_index(index: tuple[int, ...], shape: tuple[int, ...]) -> int | None:
+    """Where a 1-based index stands in the row-major values; None outside the shape."""
+    if len(index) != len(shape) or any(not 1 <= i <= n for i, n in zip(index, shape, strict=True)):
+        return None
+    flat = 0
+    for i, n in zip(index, shape, strict=True):
+        flat = flat * n + (i - 1)
+    return flat
+
+
+def indices(shape: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every 1-based index of an array of ``shape``, row-major."""
+    if not shape:
+        return [()]
+    return [(first, *rest) for first in range(1, shape[0] + 1) for rest in indices(shape[1:])]
+
+
+class Printed:
+    """A transcript (and the snippet's source literals) ready for the prose's questions."""
+
+    def __init__(self, transcript: Transcript, policy: Policy, given: Sequence[str] = (),
+                 given_names: Mapping[str, str] | None = None) -> None:
+        self.transcript = transcript
+        self.policy = policy
+        self.pool = PrintedPool(transcript.numbers)
+        self.given = PrintedPool(given)
+        self.given_names = dict(given_names or {})
+        self._labels: dict[Decimal, str] = {}
+        for entry in transcript.entries.values():
+            for index, text in zip(indices(entry.shape), entry.values, strict=False):
+                value = to_decimal(text)
+                if value.is_finite():
+                    self._labels.setdefault(value, entry.name + index_label(index))
+
+    def scalar(self, name: str) -> Fraction | None:
+        """The full printed value of a prose name that means one number, if it was printed."""
+        resolved = resolve(name, self.transcript.entries)
+        if resolved is None:
+            given = self.given_names.get(name)
+            return Fraction(to_decimal(given)) if given is not None else None
+        entry, index = resolved
+        if index is None:
+            flat = 0 if entry.shape == () else None
+        else:
+            flat = flat_index(index, entry.shape)
+        if flat is None:
+            return None
+        value = to_decimal(entry.values[flat])
+        return Fraction(value) if value.is_finite() else None
+
+    def full(self, prose: str, magnitude: bool) -> tuple[Fraction, ...]:
+        """The printed values a written number may stand for at full precision (rounding to
+        it); with ``magnitude``, the negatives' magnitudes too, in the written sign."""
+        found = [Fraction(value) for value in self.pool.matches(prose, self.policy)]
+        if magnitude:
+            negated = prose[1:] if prose.startswith("-") else "-" + prose
+            found += [-Fraction(value) for value in self.pool.matches(negated, self.policy)]
+        return tuple(dict.fromkeys(found))
+
+    def is_given(self, prose: str) -> bool:
+        """Whether the snippet's source writes this number as a literal."""
+        return self.given.match(prose, self.policy).status is Status.MATCH
+
+    def label_of(self, prose: str) -> str | None:
+        """The printed quantity (name and index) a number is printed as, if any."""
+        found = self.pool.matches(prose, self.policy)
+        return next((self._labels[value] for value in found if value in self._labels), None)
+
+    def nearest(self, prose: str) -> str | None:
+        """The printed quantity nearest a wrong prose number, sign-aware and named: the
+        negative of the same magnitude if it was printed (``-0.5800 (x_2)``)."""
+        negated = prose[1:] if prose.startswith("-") else "-" + prose
+        same = self.pool.matches(negated, self.policy)
+        if same:
+            return self._shown(same[0], negated)
+        comparison = self.pool.match(prose, self.policy)
+        if comparison.printed is None:
+            return None
+        near = self.pool.matches(comparison.printed, self.policy)
+        return self._shown(near[0], comparison.printed) if near else comparison.printed
+
+    def _shown(self, value: Decimal, prose: str) -> str:
+        comparison = self.pool.match(prose, self.policy)
+        label = self._labels.get(value)
+        return f"{comparison.printed} ({label})" if label else str(comparison.printed)
+
+
+def source_literals(code: str) -> tuple[str, ...]:
+    """The decimals a snippet's source writes as literals (``0.9``, ``-0.2``, ``1e-3``): the
+    statement's data that the prose may quote as given. Source that does not tokenize gives
+    what was read before the error."""
+    found: list[str] = []
+    before = ""
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(code).readline):
+            if token.type == tokenize.NUMBER and _is_decimal(token.string):
+                text = token.string.replace("_", "").rstrip("jJ")
+                found += ["-" + text, text] if before == "-" else [text]
+            if token.type not in (tokenize.NL, tokenize.COMMENT):
+                before = token.string
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return tuple(dict.fromkeys(found))
+
+
+def source_assignments(code: str) -> dict[str, str]:
+    """The names a snippet's source gives a number at its top level (``beta_1 = 0.9``,
+    ``eps = 1e-8``, ``m = -0.5``): given data the prose may name and compute with."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return {}
+    found: dict[str, str] = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign):
+            for target in statement.targets:
+                found.update(_assigned(target, statement.value))
+    return found
+
+
+def _assigned(target: ast.expr, value: ast.expr) -> dict[str, str]:
+    """``x = 0.5`` and ``a, b = 0.9, 0.999``: each name with its number."""
+    if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) \
+            and len(target.elts) == len(value.elts):
+        pairs: dict[str, str] = {}
+        for name, part in zip(target.elts, value.elts, strict=True):
+            pairs.update(_assigned(name, part))
+        return pairs
+    text = _number_text(value)
+    return {target.id: text} if isinstance(target, ast.Name) and text is not None else {}
+
+
+def _number_text(node: ast.expr) -> str | None:
+    sign = ""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        sign, node = ("-" if isinstance(node.op, ast.USub) else ""), node.operand
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return sign + repr(node.value)
+    return None
+
+
+def _is_decimal(text: str) -> bool:
+    lowered = text.lower()
+    return not lowered.startswith(("0x", "0o", "0b")) and ("." in text or "e" in lowered) \
+        and not lowered.endswith("j")
