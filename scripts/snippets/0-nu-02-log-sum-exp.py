@@ -35,4 +35,5 @@ print(f"log_denominator = {np.log(denominator)}")
 print(f"LSE = {LSE}")
 print(f"max_plus_log_n = {c + np.log(z.size)}")
 # The Variation: y = (-1000, -1001, -1002) is z shifted and reversed, so its softmax is p reversed.
+print("y =", -z)
 print(f"softmax_y = {p[::-1]}")

@@ -125,3 +125,11 @@ def test_an_unprinted_member_of_a_printed_family_is_an_error() -> None:
         " was printed under"
     ]
     assert failures(r"\vec{y} = (0.5,\; 0.6)", transcript) == []  # no family: a printed row
+
+
+def test_a_named_tuple_of_integers_is_a_value_the_snippet_must_print() -> None:
+    # The Variation's y = (-1000, -1001, -1002) was never checked: every mutant of it passed.
+    assert failures(r"\vec{y} = (-1000,\; -1001,\; -1002)", "y = [-1000. -1001. -1002.]\n") == []
+    assert failures(r"\vec{y} = (-1000,\; -1001,\; -1003)", "y = [-1000. -1001. -1002.]\n") != []
+    assert failures(r"\vec{y} = (-1000,\; -1001,\; -1002)", "z = [1. 2.]\n") != []
+    assert failures(r"m_0 = 0", "m_1 = -0.6\n") == []  # one integer: a start, no print needed

@@ -12,17 +12,20 @@ There is no tolerance beyond that rounding:
 - ``0.4011 + 0.1978 + 0.4011 = 1.0001`` fails both ways, and ``3.7678 - 0.2322 = 4`` fails
   (the 4 claims 4.0000);
 - two neighbouring sides that are both computations (a derivation's steps, ``0.9 \times 0.9 +
-  0.1 \times 0.3 = 0.81 + 0.03``) must agree at the policy's places, so that a wrong digit in
-  an earlier step is caught where it stands;
+  0.1 \times 0.3 = 0.81 + 0.03``) must agree at the policy's places (exactly, if both are
+  exact), so that a wrong digit in an earlier step is caught where it stands; at full
+  precision, a decimal of a step stands for the part of the step before it that rounds to it;
+- a printed name equated with a computation of no decimals (``p = \frac{1}{3}``) must be it;
 - a side that has no value (``0.4004 / \ln 1``, ``\sqrt{-0.25}``), equated with one that has,
   does not hold either; two sides that carry different units (``bit`` and ``bytes``) are not
   compared.
 
 A chain of computations also **derives** numbers (DESIGN §3): of its sides that are arithmetic,
-the one with the fewest decimals is where its operands stand (``1 + e^{0.3}``); every decimal
-of its other sides is derived from them (``= 2.3499``) and needs no print. The operands still
-need a provenance of their own, and one written after a binary minus or inside ``|…|`` may be
-the magnitude of a printed negative (``-0.54 - 0.58``).
+the first whose decimals all have a provenance of their own is where its operands stand
+(``1 + e^{0.3}``); the decimals of its results (``= 2.3499``) and of its later steps that are
+parts of the step before them (``= 0.81 + 0.03``) are derived and need no print. The operands,
+and a later step's decimals that are no part of the step before, still need a provenance, and
+may be the magnitude of a printed negative (``-0.54 - 0.58``).
 
 What is evaluated, and how exactly, is :mod:`.evaluation`'s. Pure: the caller says what the
 page knows (:class:`Known`).
@@ -38,6 +41,7 @@ from typing import Any
 
 from .evaluation import (
     Lookup,
+    NotArithmetic,
     Value,
     as_decimal,
     evaluate_term,
@@ -142,7 +146,9 @@ class _Chain:
         self.magnitudes = {n.start for term in self.terms for n in _magnitudes(term)}
         names = Lookup({}, known.name)
         self.seen: list[list[Fraction]] = [[] for _ in self.terms]
-        self.written = [None if _is_name(term)
+        self.literals = [_literal_numbers(term) for term in self.terms]
+        self.written = [self._literal(j) if self.literals[j] is not None
+                        else None if _is_name(term)
                         else evaluate_term(term, known.log_base, names, self.seen[j])
                         for j, term in enumerate(self.terms)]
         #: The decimals of a step that stand for a part of the step before it.
@@ -151,14 +157,25 @@ class _Chain:
         #: The results the chain derives exactly, digit for digit (``= 0.069604``).
         self.exact: set[int] = set()
 
+    def _literal(self, j: int) -> list[Value] | None:
+        """A side of plain numbers, as written (no evaluation needed)."""
+        numbers = self.literals[j]
+        assert numbers is not None
+        try:
+            values = [number_value(number) for number in numbers]
+        except NotArithmetic:
+            return None
+        self.seen[j] = [value.value for value in values]
+        return values
+
     def _full_values(self) -> list[list[Value] | str | None]:
         """Each side at full precision, from the first to the last."""
         full: list[list[Value] | str | None] = []
         before: list[Fraction] = []
         for j, term in enumerate(self.terms):
-            if not isinstance(self.written[j], list):
+            if not isinstance(self.written[j], list) or self.literals[j] is not None:
                 full.append(self.written[j])
-                before = []
+                before = self.seen[j] if self.literals[j] is not None else []
                 continue
             numbers: dict[int, Fraction] = {}
             for number in _decimals(term):
@@ -250,6 +267,7 @@ class _Chain:
         computed = k if side == 1 else k + 1
         readings = self._values(computed)
         entries = _entries(self.terms[computed], self.source, len(numbers))
+        starts = _entry_starts(self.terms[computed], len(numbers))
         found: list[SourceProblem] = []
         for i, (number, (quoted, where)) in enumerate(zip(numbers, entries, strict=True)):
             if any(_rounds_to(values[i].value, number, self.known.places)
@@ -257,7 +275,10 @@ class _Chain:
                 continue
             message = _message(quoted, [values[i].value for values in readings], number,
                                self.known.places)
-            found.append(SourceProblem(number.start if where is None else where, message))
+            if where is None:
+                found.append(SourceProblem(number.start, message, starts[i]))
+            else:
+                found.append(SourceProblem(where, message))
         return found
 
     def _compare_steps(self, k: int) -> list[SourceProblem]:
@@ -495,10 +516,25 @@ def _entries(term: Sequence[Any], source: str, count: int) -> list[tuple[str, in
 
     A matrix is quoted cell by cell, and a cell is reported where its computation stands.
     """
-    cells = matrix_cells(term_items(term))
+    items = term_items(term)
+    cells = matrix_cells(items)
     if cells is not None and len(cells) == count:
         return [(_text(cell, source), _start(cell)) for cell in cells]
+    if len(items) == 1 and isinstance(items[0], Delim) and items[0].opener == "(":
+        parts = split_commas(items[0].items)
+        if len(parts) == count > 1:
+            return [(_text(part, source), None) for part in parts]
     return [(_text(term, source), None)] * count
+
+
+def _entry_starts(term: Sequence[Any], count: int) -> list[int | None]:
+    """Where each of a computed term's entries starts: a tuple's parts, else the term."""
+    items = term_items(term)
+    if len(items) == 1 and isinstance(items[0], Delim) and items[0].opener == "(":
+        parts = split_commas(items[0].items)
+        if len(parts) == count > 1:
+            return [_start(part) for part in parts]
+    return [_start(term)] * count
 
 
 def _start(term: Sequence[Any]) -> int | None:

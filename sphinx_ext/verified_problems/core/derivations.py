@@ -39,7 +39,8 @@ class Derivations:
 
     derived: dict[int, tuple[Fraction, str]] = field(default_factory=dict)
     magnitudes: set[int] = field(default_factory=set)
-    problems: list[tuple[Placed, str]] = field(default_factory=list)
+    #: Where each equation that does not hold is reported, why, and where else it may be.
+    problems: list[tuple[Placed, str, Placed | None]] = field(default_factory=list)
     #: Each derived number's full value by its digits, and the chain that first derived it:
     #: what an operand of another chain may quote.
     values: dict[str, tuple[Fraction, int]] = field(default_factory=dict)
@@ -86,6 +87,13 @@ def derive(equations: Sequence[PlacedEquation], printed: Printed,
                 found.operands[id(placed.numbers[start])] = chain
         found.magnitudes |= {id(placed.numbers[start]) for start in result.magnitudes
                              if start in placed.numbers}
-        found.problems += [(placed.place(problem.where), problem.message)
+        found.problems += [(_placed(placed, problem.where), problem.message,
+                            None if problem.instead is None else placed.place(problem.instead))
                            for problem in result.problems]
     return found
+
+
+def _placed(placed: PlacedEquation, offset: int) -> Placed:
+    """The placed number at an offset (the same object the share holds), or a new place."""
+    number = placed.numbers.get(offset)
+    return number if number is not None else placed.place(offset)

@@ -94,47 +94,52 @@ def _parts(items: list[Any]) -> list[list[Any]]:
     """What a term's entries are written as: itself, or, where it holds tuples or matrices of
     one size, one copy per entry with each of them replaced by that entry (``0.36\\,(-0.55,\\;
     0.55)``, ``\\frac13 \\begin{pmatrix}…``, ``(0.5, -0.5) - 0.5\\,(-0.1132, 0.2467)``)."""
-    sizes = set(_entry_counts(items))
+    found: dict[int, list[list[Any]] | None] = {}
+    sizes = set(_entry_counts(items, found))
     if len(sizes) != 1:
         return [items]
     count = sizes.pop()
-    return [_entry(items, k) for k in range(count)]
+    return [_entry(items, k, found) for k in range(count)]
 
 
-def _entries_of(item: Any) -> list[list[Any]] | None:
-    """A tuple's parts or a matrix's cells, if ``item`` is one."""
-    cells = matrix_cells([item])
-    if cells is not None:
-        return [term_items(cell) for cell in cells]
-    if isinstance(item, Delim) and item.opener == "(":
-        parts = split_commas(item.items)
-        if len(parts) > 1:
-            return parts
-    return None
+def _entries_of(item: Any, found: dict[int, list[list[Any]] | None]) -> list[list[Any]] | None:
+    """A tuple's parts or a matrix's cells, if ``item`` is one (read once a term)."""
+    key = id(item)
+    if key not in found:
+        cells = matrix_cells([item]) if isinstance(item, Env) else None
+        if cells is not None:
+            found[key] = [term_items(cell) for cell in cells]
+        elif isinstance(item, Delim) and item.opener == "(":
+            parts = split_commas(item.items)
+            found[key] = parts if len(parts) > 1 else None
+        else:
+            found[key] = None
+    return found[key]
 
 
-def _entry_counts(items: Sequence[Any]) -> list[int]:
+def _entry_counts(items: Sequence[Any], found: dict[int, list[list[Any]] | None]) -> list[int]:
     counts: list[int] = []
     for item in items:
-        entries = _entries_of(item)
+        entries = _entries_of(item, found)
         if entries is not None:
             counts.append(len(entries))
         elif isinstance(item, Group | Delim):
-            counts += _entry_counts(item.items)
+            counts += _entry_counts(item.items, found)
     return counts
 
 
-def _entry(items: Sequence[Any], k: int) -> list[Any]:
+def _entry(items: Sequence[Any], k: int,
+           found: dict[int, list[list[Any]] | None]) -> list[Any]:
     """``items`` with every tuple or matrix in them replaced by its ``k``-th entry."""
     out: list[Any] = []
     for item in items:
-        entries = _entries_of(item)
+        entries = _entries_of(item, found)
         if entries is not None:
             out.append(Group(tuple(entries[k]), -1, -1))
         elif isinstance(item, Group):
-            out.append(Group(tuple(_entry(item.items, k)), item.start, item.end))
+            out.append(Group(tuple(_entry(item.items, k, found)), item.start, item.end))
         elif isinstance(item, Delim):
-            out.append(Delim(item.opener, item.closer, tuple(_entry(item.items, k)),
+            out.append(Delim(item.opener, item.closer, tuple(_entry(item.items, k, found)),
                              item.start, item.end))
         else:
             out.append(item)

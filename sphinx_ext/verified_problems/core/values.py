@@ -74,10 +74,16 @@ class PlacedValue:
 
 @dataclass(frozen=True)
 class SourceProblem:
-    """Something malformed in an input, at an offset (prose) or a line (transcript)."""
+    """Something malformed in an input, at an offset (prose) or a line (transcript).
+
+    ``instead`` is where else it may stand: an equation that does not hold is reported at the
+    number written after the computation, or at the computation (``instead``) where that
+    number is the printed one.
+    """
 
     where: int
     message: str
+    instead: int | None = None
 
 
 @dataclass

@@ -1,14 +1,17 @@
 """The verdict on one snippet's share of a page: every prose number against the transcript.
 
-Pure: it takes the parsed transcript, the named values and free digits the prose holds (each
-with where it stands), and the rounding policy, and returns one :class:`Verdict` per number.
-The Sphinx side only locates numbers and reports what this returns.
+Pure: it takes the parsed transcript, the named values, free digits and chains the prose holds
+(each with where it stands), the snippet's source literals and the rounding policy, and
+returns one :class:`Verdict` per number: named, derived (:mod:`.derivations`), given, free or
+exempt, or why it has none. The Sphinx side only locates numbers and reports what this
+returns.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from enum import StrEnum
 from math import prod
 
@@ -84,9 +87,13 @@ def verify(
             checked = _check_unprinted(placed_value, printed, derivations)
         verdicts.extend(checked)
     verdicts.extend(_check_free(cell, printed, derivations) for cell in leftover)
+    printed_right = {id(v.placed) for v in verdicts
+                     if v.outcome is Outcome.MATCH and v.kind in ("named", "free")}
     verdicts.extend(
-        Verdict("derived", None, None, cell, Outcome.ARITHMETIC, None, None, False, message)
-        for cell, message in derivations.problems
+        Verdict("derived", None, None,
+                instead if instead is not None and id(cell) in printed_right else cell,
+                Outcome.ARITHMETIC, None, None, False, message)
+        for cell, message, instead in derivations.problems
     )
     verdicts.extend(
         Verdict("exempt", None, None, cell, Outcome.EXEMPT, None, None, False, "")
@@ -149,9 +156,12 @@ def _check_unprinted(placed_value: PlacedValue, printed: Printed,
     Nothing is compared with "the closest" array: entry by entry as free digits, a sign
     dropped from ``(0, -0.7071, 0)`` would still find its ``0.7071`` printed somewhere.
     """
-    decimals = [cell for cell in placed_value.cells if cell.number.decimal]
+    cells = placed_value.cells
+    decimals = [cell for cell in cells if cell.number.decimal]
+    if not decimals and len(cells) > 1:  # a tuple of integers is a value too: (-1000, -1001)
+        decimals = list(cells)
     if not decimals:
-        return []
+        return []  # m_0 = 0: a start that needs no print
     whole = _check_whole(placed_value, printed)
     if whole is not None:
         return whole
@@ -259,10 +269,19 @@ def _compare_cell(
     comparison = compare(cell.number.value_text, printed, policy)
     if cell.number.percent and comparison.status is not Status.MATCH:
         face = compare(cell.number.text, printed, policy)  # printed as a percentage itself
-        comparison = face if face.status is Status.MATCH else comparison
+        comparison = face if face.status is Status.MATCH else _in_percent(comparison)
     label = entry.name + index_label(index)
     verdict = _verdict("named", entry.name, index, cell, comparison, label)
     return _with_provenance(verdict, f"{label}, printed {printed}")
+
+
+def _in_percent(comparison: Comparison) -> Comparison:
+    """A comparison of a percentage, its printed digits shown as one (what `make fix` writes
+    in its place: 82.48 for a printed 0.8248)."""
+    if comparison.printed is None or comparison.status is not Status.DIVERGE:
+        return comparison
+    shown = f"{Decimal(comparison.printed).scaleb(2):f}"
+    return replace(comparison, printed=shown)
 
 
 def _check_free(cell: Placed, printed: Printed, derivations: Derivations) -> Verdict:
