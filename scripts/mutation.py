@@ -65,7 +65,8 @@ The mutants of those numbers:
 No mutant leaves the page's value unchanged: a sign is neither added to nor dropped from a
 zero (``-0`` is ``0``) nor from a number whose sign cannot count (alone in ``|…|``, or in
 ``(…)`` raised to an even integer power), equal neighbours are not swapped, and an operator
-before a term that is a product with a literal zero factor (``0.1978(0)``) is not flipped.
+before a term that is a product with a literal zero factor (``0.1978(0)``) is not flipped, nor
+is the sign of that term's number.
 
 Each mutant is written into the copy, the copy is rebuilt incrementally with the same doctrees
 (only that page and the book's verification page are re-read, the snippets come from the
@@ -226,7 +227,7 @@ class Number:
     sign: str = ""  # the unary sign written before it, with the spaces up to the digits
     sign_column: int = -1  # where that sign is (on the same line)
     signable: bool = False  # a minus may be added before it
-    unsigned: bool = False  # its sign does not count: (x)^2, |x|
+    unsigned: bool = False  # its sign does not count: (x)^2, |x|, 0.4011(0)
 
     @property
     def integer(self) -> bool:
@@ -712,7 +713,7 @@ class _Scanner:
         elif not subscript:
             signable = _sign_may_stand_after(previous)
         opening = before_sign if sign else previous
-        unsigned = _sign_cancels(opening, nodes, k)
+        unsigned = _sign_cancels(opening, nodes, k) or _zero_term(nodes, k)
         self._add(Number(line, column, token.text, context, mutable, sign, sign_column,
                          signable, unsigned), token.start)
 

@@ -421,3 +421,12 @@ def test_other_styles_are_checked_for_real(tmp_path: Path) -> None:
     assert {o.mutant.kind for o in result.outcomes} == set(mutation.KINDS)
     surviving = {_line_of(o, workspace.root) for o in result.survivors}
     assert surviving == set(KNOWN_STYLE_SURVIVORS), summary
+
+
+def test_no_sign_is_put_on_a_product_with_a_zero_factor() -> None:
+    # `-0.4011(0) + 0.1978(1)` is the same sum: that mutant "survived" every run of the seed.
+    scan = mutation.scan_page("# Page\n\n$$\n0.4011(0) + 0.1978(1) = 0.1978\n$$\n")
+    signed = {(e.old, e.new) for m in mutation.make_mutants([scan]) if m.kind == "sign-add"
+              for e in m.edits}
+    assert ("0.4011", "-0.4011") not in signed
+    assert ("0.1978", "-0.1978") in signed  # at the result: a sign that counts
