@@ -40,6 +40,7 @@ from fractions import Fraction
 from typing import Any
 
 from .evaluation import (
+    ABSOLUTE,
     Lookup,
     NotArithmetic,
     Value,
@@ -54,13 +55,12 @@ from .evaluation import (
 )
 from .latex import Equation
 from .latex.grammar import NameTuple, classify, unit_of
-from .latex.tokens import Delim, Num, is_tok
+from .latex.tokens import Delim, Num, is_tok, walk
 from .latex.vocabulary import MINUS
 from .values import SourceProblem
 
 #: The relations across which both sides are one value.
 EQUALITIES = frozenset(["=", "\\approx", "≈", "\\simeq"])
-_ABSOLUTE = frozenset(["|", "\\lvert", "\\vert"])
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ def check_chain(equation: Equation, source: str, known: Known) -> ChainResult:
     operands = chain.operands()
     result.operands = {n.start for n in operands}
     result.magnitudes |= result.operands  # an operand may be a printed negative's magnitude
-    result.derived = chain.derived(operands)
+    result.derived = chain.derived()
     fresh = chain.fresh(operands)
     if result.problems:  # a wrong step's digits: the arithmetic's error says all there is
         result.covered = fresh
@@ -215,7 +215,7 @@ class _Chain:
                 computed = self.written[other]
                 if value is None or not isinstance(computed, list) or len(computed) != 1 \
                         or _decimals(self.terms[other]) \
-                        or _literal_numbers(self.terms[other]) is not None:
+                        or self.literals[other] is not None:
                     continue
                 start = _start(self.terms[other])
                 if start is not None and not _agree(Value(value, False), computed[0],
@@ -298,42 +298,43 @@ class _Chain:
                                      f" is {_shown(a.value)}, but {_text(second, self.source)} "
                                      f"is {_shown(b.value)}")]
 
+    def _computations(self) -> list[int]:
+        """The arithmetic sides joined to another that are computations, not plain numbers."""
+        return [j for j in self._linked() if self.literals[j] is None]
+
     def operands(self) -> list[Num]:
         """The decimals the chain computes from: those of its first computation whose decimals
         all have a provenance of their own (else of its first computation)."""
-        computations = [j for j in self._linked() if _literal_numbers(self.terms[j]) is None]
+        anchor = self._anchor()
+        return [] if anchor is None else _decimals(self.terms[anchor])
+
+    def _anchor(self) -> int | None:
+        computations = self._computations()
         if not computations:
-            return []
-        anchor = next((j for j in computations if all(
+            return None
+        return next((j for j in computations if all(
             self.known.provenance(n.prose().value_text) for n in _decimals(self.terms[j]))),
             computations[0])
-        return _decimals(self.terms[anchor])
 
     def fresh(self, operands: list[Num]) -> set[int]:
         """The decimals of later steps that are no part of the step before them (``0.48 -
         0.75 = -0.27 = 0.36\\,(-0.75)``): operands of their own."""
         starts = {n.start for n in operands}
-        return {n.start for j in self._linked() if _literal_numbers(self.terms[j]) is None
-                for n in _decimals(self.terms[j])
+        return {n.start for j in self._computations() for n in _decimals(self.terms[j])
                 if n.start not in starts and n.start not in self.carried}
 
-    def derived(self, operands: list[Num]) -> dict[int, tuple[Fraction, str]]:
+    def derived(self) -> dict[int, tuple[Fraction, str]]:
         """The decimals of every arithmetic side but the operands', each with its value and the
         computation it comes from."""
-        linked = self._linked()
-        computations = [j for j in linked if _literal_numbers(self.terms[j]) is None]
-        if not computations:
+        anchor = self._anchor()
+        if anchor is None:
             return {}
-        starts = {n.start for n in operands}
-        anchor = next((j for j in computations
-                       if any(n.start in starts for n in _decimals(self.terms[j]))),
-                      computations[0])
+        computations = self._computations()
         derived: dict[int, tuple[Fraction, str]] = {}
-        exact = self.exact
-        for j in linked:
+        for j in self._linked():
             if j == anchor:
                 continue
-            entries = _literal_numbers(self.terms[j])
+            entries = self.literals[j]
             if entries is None:  # a step: its decimals that are parts of the step before it
                 origin = anchor
                 entries = [n for n in _decimals(self.terms[j]) if n.start in self.carried]
@@ -345,8 +346,9 @@ class _Chain:
                 if len(values) != len(entries):
                     values = [number_value(number) for number in entries]
                 else:
-                    exact.update(n.start for i, n in enumerate(entries)
-                                 if any(r[i].value == number_value(n).value for r in readings))
+                    self.exact.update(n.start for i, n in enumerate(entries)
+                                      if any(r[i].value == number_value(n).value
+                                             for r in readings))
             text = _text(self.terms[origin], self.source)
             for number, value in zip(entries, values, strict=True):
                 if number.decimal:
@@ -370,15 +372,8 @@ def _is_name(term: Sequence[Any]) -> bool:
 
 def _decimals(term: Sequence[Any]) -> list[Num]:
     """The decimals written in a side, in order."""
-    return [item for item in _walk(term) if is_number(item) and item.decimal]
-
-
-def _walk(items: Sequence[Any]) -> Iterator[Any]:
-    for item in items:
-        yield item
-        inner = getattr(item, "items", None)
-        if inner is not None:
-            yield from _walk(inner)
+    return [item for item in walk(term)
+            if isinstance(item, Num) and is_number(item) and item.decimal]
 
 
 def _magnitudes(term: Sequence[Any]) -> Iterator[Num]:
@@ -391,8 +386,8 @@ def _magnitudes(term: Sequence[Any]) -> Iterator[Num]:
             inside = not inside
         if is_number(item) and (inside or (k and is_tok(items[k - 1], MINUS))):
             yield item
-        if isinstance(item, Delim) and item.opener in _ABSOLUTE:
-            yield from (n for n in _walk(item.items) if is_number(n))
+        if isinstance(item, Delim) and item.opener in ABSOLUTE:
+            yield from (n for n in walk(item.items) if isinstance(n, Num) and is_number(n))
         elif hasattr(item, "items"):
             yield from _magnitudes(item.items)
 
@@ -403,10 +398,16 @@ def _rounds_to(value: Fraction, number: Num, places: int, magnitude: bool = Fals
     tie may go either way."""
     written = number_value(number).value
     written = abs(written) if magnitude else written
-    shown = places_shown(Decimal(number.text)) + (2 if number.percent else 0)
-    at = max(shown, places) if "e" not in number.text.lower() else shown
+    at = _claimed_places(number, places)
     rounded = round(value, at)  # half to even, exactly
     return rounded == written or abs(value - written) == Fraction(1, 10**at) / 2
+
+
+def _claimed_places(number: Num, places: int) -> int:
+    """The places a written number claims: its own, padded to the policy's (a number in
+    scientific notation states its own precision; a percentage's hundredth has two more)."""
+    shown = places_shown(Decimal(number.text)) + (2 if number.percent else 0)
+    return shown if "e" in number.text.lower() else max(shown, places)
 
 
 def _agree(a: Value, b: Value, places: int) -> bool:
@@ -424,8 +425,7 @@ def _places_in(term: Sequence[Any]) -> int:
 
 
 def _message(quoted: str, values: list[Fraction], number: Num, places: int) -> str:
-    shown = places_shown(Decimal(number.text)) + (2 if number.percent else 0)
-    at = max(shown, places)
+    at = _claimed_places(number, places)
     claimed = number.text + ("\\%" if number.percent else "")
 
     def rounded(value: Fraction) -> str:

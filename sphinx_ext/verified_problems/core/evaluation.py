@@ -42,7 +42,7 @@ _LOG_BASES = {"\\ln": None, "\\lg": 10}
 #: Upright forms of Euler's number: ``\mathrm{e}^{x}`` is ``e^{x}``.
 _UPRIGHT = frozenset(["\\mathrm", "\\operatorname", "\\textrm", "\\text", "\\mathit"])
 #: Brackets whose content's absolute value they mean.
-_ABSOLUTE = frozenset(["|", "\\lvert", "\\vert"])
+ABSOLUTE = frozenset(["|", "\\lvert", "\\vert"])
 _LARGEST_EXPONENT = Decimal(10_000)
 #: Matrices whose cells are values (``vmatrix`` is a determinant, ``Vmatrix`` a norm).
 _MATRICES = MATRIX_ENVIRONMENTS - starred("vmatrix Vmatrix")
@@ -299,7 +299,7 @@ class _Parser:
             return self._sub(item.items)
         if isinstance(item, Delim) and item.opener in ("(", "["):
             return self._sub(item.items)
-        if isinstance(item, Delim) and item.opener in _ABSOLUTE:
+        if isinstance(item, Delim) and item.opener in ABSOLUTE:
             return _absolute(self._sub(item.items))
         if is_tok(item, "|"):
             return _absolute(self._sub(self._until_bar()))
@@ -382,7 +382,7 @@ class _Parser:
 
     def _starts_atom(self, item: Any) -> bool:
         return (is_number(item) or isinstance(item, Group)
-                or (isinstance(item, Delim) and item.opener in ("(", "[", *_ABSOLUTE))
+                or (isinstance(item, Delim) and item.opener in ("(", "[", *ABSOLUTE))
                 or is_tok(item, _FRACTIONS | frozenset(["\\sqrt", "\\exp", "e"]) | _LOGS
                           | _UPRIGHT)
                 or (name_prefix(self.items[self.at:]) is not None

@@ -118,8 +118,7 @@ class Printed:
         it); with ``magnitude``, the negatives' magnitudes too, in the written sign."""
         found = [Fraction(value) for value in self.pool.matches(prose, self.policy)]
         if magnitude:
-            negated = prose[1:] if prose.startswith("-") else "-" + prose
-            found += [-Fraction(value) for value in self.pool.matches(negated, self.policy)]
+            found += [-Fraction(value) for value in self.pool.matches(negated(prose), self.policy)]
         return tuple(dict.fromkeys(found))
 
     def is_given(self, prose: str) -> bool:
@@ -134,20 +133,23 @@ class Printed:
     def nearest(self, prose: str) -> str | None:
         """The printed quantity nearest a wrong prose number, sign-aware and named: the
         negative of the same magnitude if it was printed (``-0.5800 (x_2)``)."""
-        negated = prose[1:] if prose.startswith("-") else "-" + prose
-        same = self.pool.matches(negated, self.policy)
-        if same:
-            return self._shown(same[0], negated)
-        comparison = self.pool.match(prose, self.policy)
-        if comparison.printed is None:
-            return None
-        near = self.pool.matches(comparison.printed, self.policy)
-        return self._shown(near[0], comparison.printed) if near else comparison.printed
+        opposite = self.pool.match(negated(prose), self.policy)
+        if opposite.status is Status.MATCH:
+            return self._named(str(opposite.printed))
+        printed = self.pool.match(prose, self.policy).printed
+        return None if printed is None else self._named(printed)
 
-    def _shown(self, value: Decimal, prose: str) -> str:
-        comparison = self.pool.match(prose, self.policy)
-        label = self._labels.get(value)
-        return f"{comparison.printed} ({label})" if label else str(comparison.printed)
+    def _named(self, shown: str) -> str:
+        """Printed digits as a message shows them, with the name of the first number printed
+        so."""
+        found = self.pool.matches(shown, self.policy)
+        label = self._labels.get(found[0]) if found else None
+        return f"{shown} ({label})" if label else shown
+
+
+def negated(text: str) -> str:
+    """A number's text with the other sign: ``0.58`` and ``-0.58``."""
+    return text[1:] if text.startswith("-") else "-" + text
 
 
 def source_literals(code: str) -> tuple[str, ...]:

@@ -9,7 +9,7 @@ returns.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
@@ -17,7 +17,7 @@ from math import prod
 
 from .derivations import Derivations, PlacedEquation, derive
 from .digits import Comparison, Policy, Status, compare
-from .printed import Printed, element_of, flat_index, index_label, indices, resolve
+from .printed import Printed, element_of, flat_index, index_label, indices, negated, resolve
 from .values import Entry, Placed, PlacedValue, ProseNumber, Transcript
 
 
@@ -266,13 +266,23 @@ def _check_against(
 def _compare_cell(
     entry: Entry, index: tuple[int, ...], printed: str, cell: Placed, policy: Policy
 ) -> Verdict:
-    comparison = compare(cell.number.value_text, printed, policy)
-    if cell.number.percent and comparison.status is not Status.MATCH:
-        face = compare(cell.number.text, printed, policy)  # printed as a percentage itself
-        comparison = face if face.status is Status.MATCH else _in_percent(comparison)
+    comparison = _as_percentage(cell, compare(cell.number.value_text, printed, policy),
+                                lambda face: compare(face, printed, policy))
+    if comparison.status is not Status.MATCH and cell.number.percent:
+        comparison = _in_percent(comparison)
     label = entry.name + index_label(index)
     verdict = _verdict("named", entry.name, index, cell, comparison, label)
     return _with_provenance(verdict, f"{label}, printed {printed}")
+
+
+def _as_percentage(cell: Placed, comparison: Comparison,
+                   judge: Callable[[str], Comparison]) -> Comparison:
+    """A percentage that does not match as its hundredth may match the digits written, where
+    the snippet printed the percentage itself (``3.7264`` for 3.7264 %)."""
+    if not cell.number.percent or comparison.status is Status.MATCH:
+        return comparison
+    face = judge(cell.number.text)
+    return face if face.status is Status.MATCH else comparison
 
 
 def _in_percent(comparison: Comparison) -> Comparison:
@@ -288,16 +298,13 @@ def _check_free(cell: Placed, printed: Printed, derivations: Derivations) -> Ver
     """A decimal the prose does not name: derived, printed (as a magnitude, after a binary
     minus or inside ``|…|``), or given."""
     text = cell.number.value_text
-    comparison = printed.pool.match(text, printed.policy)
-    if cell.number.percent and comparison.status is not Status.MATCH:
-        face = printed.pool.match(cell.number.text, printed.policy)  # a printed percentage
-        comparison = face if face.status is Status.MATCH else comparison
+    comparison = _as_percentage(cell, printed.pool.match(text, printed.policy),
+                                lambda face: printed.pool.match(face, printed.policy))
     if comparison.status is Status.MATCH:
         verdict = _verdict("free", None, None, cell, comparison, "free digit")
         return _with_provenance(verdict, f"printed {comparison.printed}")
     if id(cell) in derivations.magnitudes:
-        negated = text[1:] if text.startswith("-") else "-" + text
-        other = printed.pool.match(negated, printed.policy)
+        other = printed.pool.match(negated(text), printed.policy)
         if other.status is Status.MATCH:
             verdict = _verdict("free", None, None, cell, other, "free digit")
             return _with_provenance(verdict, f"the magnitude of printed {other.printed}")

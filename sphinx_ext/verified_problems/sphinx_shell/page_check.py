@@ -224,11 +224,7 @@ class _Walker:
         latex = node.astext()
         extract = read_math(latex, self.config.macros)
         placed_lines = self._cursor(node).place_block(latex)
-        placed = {
-            offset: offset_to_position(latex, placed_lines, offset)
-            for offset in _offsets(extract)
-        }
-        return _Region(node, extract, placed, self.context, exempt, placed_lines, latex)
+        return _Region(node, extract, {}, self.context, exempt, placed_lines, latex)
 
     def _text(self, node: nodes.Text, exempt: bool) -> _Region | None:
         text = str(node)
@@ -240,12 +236,6 @@ class _Walker:
         cursor = self._cursor(node.parent)
         placed = {n.start: cursor.find_number(text[n.start:n.end]) for n in extract.free}
         return _Region(node.parent, extract, placed, self.context, exempt)
-
-
-def _offsets(extract: ProseExtract) -> list[int]:
-    offsets = [n.start for n in _numbers_of(extract)]
-    offsets += [p.where for p in extract.problems]
-    return sorted(set(offsets))
 
 
 def _numbers_of(extract: ProseExtract) -> list[ProseNumber]:
