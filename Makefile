@@ -8,7 +8,7 @@ SPHINXOPTS ?= -W
 SPHINXBUILD = $(BIN)/sphinx-build -c conf -d $(BUILDDIR)/doctrees $(SPHINXOPTS)
 PYTEST_ARGS ?=
 
-.PHONY: venv html check fix live test browser-deps lint bench mutation clean
+.PHONY: venv html check fix bind live test browser-deps lint bench mutation clean
 
 venv: $(STAMP)
 
@@ -28,6 +28,11 @@ check: $(STAMP)
 ## fix: rewrite diverging named digits to the printed ones (FIX_ARGS=--check or --diff)
 fix: $(STAMP)
 	$(BIN)/verified-fix book --conf conf --build $(BUILDDIR) $(FIX_ARGS)
+
+## bind: record which printed quantity each free digit quotes, in book/_bindings (shows the
+## diff; BIND_ARGS="--choose PAGE:LINE=QUANTITY", --check or --diff)
+bind: $(STAMP)
+	$(BIN)/verified-bind book --conf conf --build $(BUILDDIR) $(BIND_ARGS)
 
 ## live: live preview; saving a page or a snippet re-checks and reloads it
 live: $(STAMP)

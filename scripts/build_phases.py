@@ -109,7 +109,7 @@ def skip_checks() -> None:
     from verified_problems.sphinx_shell import collector
     from verified_problems.sphinx_shell.records import PageReport
 
-    def unchecked(docname: str, doctree: Any, config: Any) -> PageReport:
+    def unchecked(docname: str, doctree: Any, config: Any, record: Any = None) -> PageReport:
         return PageReport(docname=docname, source=str(doctree.get("source", "")))
 
     collector.check_page = unchecked  # type: ignore[assignment]

@@ -662,6 +662,7 @@ def test_equal_numbers_in_one_table_row_are_each_placed_at_their_own_cell(
     (root / "snippets").mkdir(parents=True)
     (root / "snippets" / "t.py").write_text('print("h = [0.5, 0.5, 0.375, 0.375]")\n')
     (root / "conf.py").write_text('extensions = ["myst_parser", "verified_problems"]\n'
+                                  'verified_unbound = "allow"\n'
                                   'myst_enable_extensions = ["colon_fence"]\n'
                                   'verified_snippet_dir = "snippets"\n')
     row = "| h | 0.5 | 0.5 | 0.375 | 0.375 |"

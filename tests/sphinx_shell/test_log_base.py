@@ -33,6 +33,7 @@ def _book(root: Path, setting: str) -> Path:
     (root / "conf.py").write_text(
         'extensions = ["myst_parser", "verified_problems"]\n'
         'myst_enable_extensions = ["dollarmath", "colon_fence"]\n'
+        'verified_unbound = "allow"\n'
         f'verified_snippet_dir = "snippets"\nexclude_patterns = ["_build"]\n{setting}\n',
         encoding="utf-8")
     return root
@@ -65,6 +66,6 @@ def test_another_base_is_one_message_without_traceback(
     assert done.returncode == 2
     assert "Traceback" not in done.stderr + done.stdout
     assert [line for line in done.stderr.splitlines() if line] == [
-        f"{root}/conf.py:5: ERROR: verified_log_base must be 'e', 2 or 10, not {shown}"
+        f"{root}/conf.py:6: ERROR: verified_log_base must be 'e', 2 or 10, not {shown}"
         " (set it in conf.py) [verified.config]"
     ]

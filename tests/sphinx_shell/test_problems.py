@@ -232,7 +232,7 @@ def test_a_bad_configuration_value_is_one_message_without_traceback(problems: Pa
     assert done.returncode == 2
     assert "Traceback" not in done.stderr + done.stdout
     assert [line for line in done.stderr.splitlines() if line] == [
-        f"{problems}/conf.py:5: ERROR: verified_decimals must be a whole number from 0 to 30, "
+        f"{problems}/conf.py:7: ERROR: verified_decimals must be a whole number from 0 to 30, "
         "not 'four' (set it in conf.py) [verified.config]"
     ]
 

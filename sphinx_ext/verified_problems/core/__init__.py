@@ -16,7 +16,8 @@ One page, in four steps:
 4. :func:`verify` gives the verdict on a snippet's share of the page, one :class:`Verdict`
    per number, by the comparison of :func:`compare` under a :class:`Policy`: every decimal
    named, derived by the prose's arithmetic (its chains, as :class:`PlacedEquation`), printed,
-   or given by the snippet's source.
+   or given by the snippet's source; a free digit bound, by the page's record
+   (:func:`read_record`, matched to the page by :func:`align`), to the one quantity it quotes.
 
 Every function here takes an author's input as it is and reports what is wrong with it in its
 result (:class:`SourceProblem`, a failed :class:`Verdict`); none raises on it. The modules
@@ -25,6 +26,17 @@ below this one are the implementation; what is not exported here may change.
 
 from __future__ import annotations
 
+from .binding import (
+    NEAR,
+    Binding,
+    Quantities,
+    RecordError,
+    align,
+    near,
+    place_key,
+    read_record,
+    write_record,
+)
 from .derivations import PlacedEquation
 from .digits import (
     Comparison,
@@ -37,7 +49,7 @@ from .digits import (
     to_decimal,
 )
 from .latex import EXEMPT_MACRO, MacroDef
-from .printed import index_label, source_assignments, source_literals
+from .printed import Literal, index_label, literal_places, source_assignments, source_literals
 from .prose import read_math, read_text
 from .source_map import Cursor, Position, offset_to_position, source_lines
 from .transcript import read_transcript
@@ -51,13 +63,17 @@ from .values import (
     SourceProblem,
     Transcript,
 )
-from .verify import Outcome, Verdict, verify
+from .verdicts import Outcome, Verdict
+from .verify import verify
 
 __all__ = [
     "EXEMPT_MACRO",
+    "NEAR",
+    "Binding",
     "Comparison",
     "Cursor",
     "Entry",
+    "Literal",
     "MacroDef",
     "NamedValue",
     "Outcome",
@@ -69,16 +85,23 @@ __all__ = [
     "PrintedPool",
     "ProseExtract",
     "ProseNumber",
+    "Quantities",
+    "RecordError",
     "Rounding",
     "SourceProblem",
     "Status",
     "Transcript",
     "Verdict",
+    "align",
     "compare",
     "index_label",
+    "literal_places",
+    "near",
     "offset_to_position",
+    "place_key",
     "places_for",
     "read_math",
+    "read_record",
     "read_text",
     "read_transcript",
     "source_assignments",
@@ -86,4 +109,5 @@ __all__ = [
     "source_literals",
     "to_decimal",
     "verify",
+    "write_record",
 ]

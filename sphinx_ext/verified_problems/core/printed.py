@@ -14,6 +14,7 @@ import io
 import re
 import tokenize
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
@@ -156,18 +157,47 @@ def source_literals(code: str) -> tuple[str, ...]:
     """The decimals a snippet's source writes as literals (``0.9``, ``-0.2``, ``1e-3``): the
     statement's data that the prose may quote as given. Source that does not tokenize gives
     what was read before the error."""
+    return given_texts(literal_places(code))
+
+
+def given_texts(literals: Sequence[Literal]) -> tuple[str, ...]:
+    """The numbers the prose may quote of a source's literals: each as written, and with its
+    minus where one stands before it."""
     found: list[str] = []
+    for literal in literals:
+        found += ["-" + literal.text, literal.text] if literal.minus else [literal.text]
+    return tuple(dict.fromkeys(found))
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A decimal literal of a snippet's source where it stands: the ``ordinal``-th (1-based)
+    decimal of its ``line``, and whether a minus stands before it."""
+
+    line: int
+    ordinal: int
+    text: str
+    minus: bool
+
+
+def literal_places(code: str) -> tuple[Literal, ...]:
+    """Every decimal literal of a snippet's source, in order, with its line: what a given
+    number the prose quotes is bound to (``snippet line 4``)."""
+    found: list[Literal] = []
+    on_line: dict[int, int] = {}
     before = ""
     try:
         for token in tokenize.generate_tokens(io.StringIO(code).readline):
             if token.type == tokenize.NUMBER and _is_decimal(token.string):
+                line = token.start[0]
+                ordinal = on_line[line] = on_line.get(line, 0) + 1
                 text = token.string.replace("_", "").rstrip("jJ")
-                found += ["-" + text, text] if before == "-" else [text]
+                found.append(Literal(line, ordinal, text, before == "-"))
             if token.type not in (tokenize.NL, tokenize.COMMENT):
                 before = token.string
     except (tokenize.TokenError, SyntaxError):
         pass
-    return tuple(dict.fromkeys(found))
+    return tuple(found)
 
 
 def source_assignments(code: str) -> dict[str, str]:

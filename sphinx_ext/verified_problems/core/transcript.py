@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .values import Entry, SourceProblem, Transcript
 
@@ -121,16 +121,31 @@ def read_transcript(text: str) -> Transcript:
     """
     lines = [line.removesuffix("\r") for line in text.split("\n")]
     transcript = Transcript()
-    numbers: list[str] = []
+    numbers = _Numbers()
     index, rest = 0, None
     while index < len(lines):
         index, rest = _read_line(lines, index, rest, transcript, numbers)
-    transcript.numbers = tuple(numbers)
+    transcript.numbers = tuple(numbers.every)
+    transcript.unnamed = tuple(numbers.unnamed)
     return transcript
 
 
+@dataclass
+class _Numbers:
+    """Every number printed, and those printed outside an entry with their output line."""
+
+    every: list[str] = field(default_factory=list)
+    unnamed: list[tuple[int, str]] = field(default_factory=list)
+
+    def free_text(self, line: str, number: int) -> None:
+        """The numbers of a line of free text, output line ``number`` (1-based)."""
+        found = _free_numbers(line)
+        self.every.extend(found)
+        self.unnamed.extend((number, text) for text in found)
+
+
 def _read_line(
-    lines: list[str], index: int, rest: str | None, transcript: Transcript, numbers: list[str]
+    lines: list[str], index: int, rest: str | None, transcript: Transcript, numbers: _Numbers
 ) -> tuple[int, str | None]:
     """Read the entry or free text at ``index`` (or ``rest``, the end of that line).
 
@@ -142,26 +157,26 @@ def _read_line(
     head = _ENTRY_HEAD.fullmatch(text)
     chunk = _value_lines(lines, index, head["rest"]) if head else None
     if head is None or chunk is None:
-        numbers.extend(_free_numbers(text))
+        numbers.free_text(text, index + 1)
         return index + 1, None
     name, line = head["name"], index + 1
     if chunk is _UNCLOSED:
         transcript.problems.append(SourceProblem(line, _unclosed_message(name, line)))
-        numbers.extend(_free_numbers(text))
+        numbers.free_text(text, line)
         return index + 1, None
     assert isinstance(chunk, _Chunk)
     try:
         entry = _entry(name, line, chunk.text)
         after = _check_note(name, line, chunk)
     except _NotAValue:
-        numbers.extend(_free_numbers(text))
+        numbers.free_text(text, line)
         return index + 1, None
     except _Problem as problem:
         transcript.problems.append(SourceProblem(line, problem.message))
-        for free_line in [text, *lines[index + 1 : chunk.end]]:
-            numbers.extend(_free_numbers(free_line))
+        for offset, free_line in enumerate([text, *lines[index + 1 : chunk.end]]):
+            numbers.free_text(free_line, line + offset)
         return chunk.end, None
-    numbers.extend(entry.values)
+    numbers.every.extend(entry.values)
     _record(transcript, entry)
     if after:
         return chunk.end - 1, after

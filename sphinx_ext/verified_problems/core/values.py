@@ -62,6 +62,9 @@ class Placed:
     line: int | None
     column: int | None
     context: str
+    #: The text around the number, its numbers masked (:func:`~.binding.near`): how a binding
+    #: record finds the number again after edits elsewhere.
+    near: str = ""
 
 
 @dataclass(frozen=True)
@@ -120,3 +123,6 @@ class Transcript:
     entries: dict[str, Entry] = field(default_factory=dict)
     numbers: tuple[str, ...] = ()
     problems: list[SourceProblem] = field(default_factory=list)
+    #: The numbers printed outside a named entry, each with its 1-based output line: what a
+    #: free digit quoting one is bound to (``output line 7``).
+    unnamed: tuple[tuple[int, str], ...] = ()

@@ -9,50 +9,26 @@ returns.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from decimal import Decimal
-from enum import StrEnum
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from math import prod
 
+from .binding import Binding, Quantities
 from .derivations import Derivations, PlacedEquation, derive
-from .digits import Comparison, Policy, Status, compare
-from .printed import Printed, element_of, flat_index, index_label, indices, negated, resolve
+from .digits import Policy, compare
+from .free import Binder, check_free, derived_or_given
+from .printed import (
+    Literal,
+    Printed,
+    element_of,
+    flat_index,
+    given_texts,
+    index_label,
+    indices,
+    resolve,
+)
 from .values import Entry, Placed, PlacedValue, ProseNumber, Transcript
-
-
-class Outcome(StrEnum):
-    """How one prose number fared; everything but MATCH and EXEMPT is reported."""
-
-    MATCH = "match"
-    DIVERGE = "diverge"
-    AMBIGUOUS = "ambiguous"
-    SHAPE = "shape"
-    RANGE = "range"
-    ARITHMETIC = "arithmetic"
-    EXEMPT = "exempt"
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """One checked (or exempted) prose number: a row of the report, a message when it fails."""
-
-    kind: str  # "named", "free", "derived", "given" or "exempt"
-    name: str | None
-    index: tuple[int, ...] | None  # 1-based, into the printed array
-    placed: Placed
-    outcome: Outcome
-    printed: str | None
-    places: int | None
-    over_policy: bool
-    message: str
-    #: Where a number that holds comes from, as a reader is told: ``derived: 1 + e^{0.3}``.
-    provenance: str = ""
-
-    @property
-    def failed(self) -> bool:
-        """Whether this number fails the build."""
-        return self.outcome not in (Outcome.MATCH, Outcome.EXEMPT)
+from .verdicts import Outcome, Verdict, as_percentage, in_percent, verdict_of, with_provenance
 
 
 def verify(
@@ -66,6 +42,9 @@ def verify(
     given: Sequence[str] = (),
     given_names: Mapping[str, str] | None = None,
     log_base: int | None = None,
+    literals: Sequence[Literal] = (),
+    bindings: Mapping[int, Binding] | None = None,
+    strict: bool = True,
 ) -> list[Verdict]:
     """Check a snippet's share of a page: every decimal must have a provenance.
 
@@ -74,9 +53,15 @@ def verify(
     they compute; every other decimal must be printed, or be one of the snippet's own source
     literals (``given``; ``given_names``: those it assigns to a name, ``beta_1 = 0.9``, which a
     prose name may quote and compute with). ``log_base`` is what a bare ``\\log`` means.
+
+    Where the book binds its free digits, ``bindings`` holds the page's record matched to the
+    free digits (by the ``id`` of their placed number) and ``literals`` the source's literals
+    where they stand: each free digit must then be derived, or match the one quantity its
+    binding names; without a binding it fails (``strict``) or is counted as free.
     """
-    printed = Printed(transcript, policy, given, given_names)
+    printed = Printed(transcript, policy, given or given_texts(literals), given_names)
     derivations = derive(equations, printed, log_base)
+    binder = None if bindings is None else Binder(bindings, Quantities(printed, literals), strict)
     verdicts: list[Verdict] = []
     leftover: list[Placed] = list(free)
     for placed_value in named:
@@ -84,11 +69,11 @@ def verify(
         if checked is None:
             checked = _unprinted_sibling(placed_value, transcript)
         if checked is None:
-            checked = _check_unprinted(placed_value, printed, derivations)
+            checked = _check_unprinted(placed_value, printed, derivations, binder)
         verdicts.extend(checked)
-    verdicts.extend(_check_free(cell, printed, derivations) for cell in leftover)
+    verdicts.extend(check_free(cell, printed, derivations, binder) for cell in leftover)
     printed_right = {id(v.placed) for v in verdicts
-                     if v.outcome is Outcome.MATCH and v.kind in ("named", "free")}
+                     if v.outcome is Outcome.MATCH and v.kind in ("named", "free", "bound")}
     verdicts.extend(
         Verdict("derived", None, None,
                 instead if instead is not None and id(cell) in printed_right else cell,
@@ -147,7 +132,7 @@ def _unprinted_sibling(placed_value: PlacedValue, transcript: Transcript) -> lis
 
 
 def _check_unprinted(placed_value: PlacedValue, printed: Printed,
-                     derivations: Derivations) -> list[Verdict]:
+                     derivations: Derivations, binder: Binder | None) -> list[Verdict]:
     """A value whose name the snippet did not print (or a tuple or matrix with no name): a
     tuple or matrix may be a printed array, row or column as a whole (``\\vec{a}_3`` for row 3
     of a printed ``A``); otherwise each of its decimals must be derived or given, or it has no
@@ -166,11 +151,11 @@ def _check_unprinted(placed_value: PlacedValue, printed: Printed,
     if whole is not None:
         return whole
     if printed.transcript.problems:  # it may be what could not be read: that is the error
-        return [_check_free(cell, printed, derivations) for cell in decimals]
+        return [check_free(cell, printed, derivations, binder) for cell in decimals]
     given = next((n for n in placed_value.value.names if n in printed.given_names), None)
     if given is not None and len(placed_value.cells) == 1:
         return [_given_name(placed_value, given, printed)]
-    verdicts = [_derived_or_given(cell, printed, derivations) for cell in decimals]
+    verdicts = [derived_or_given(cell, printed, derivations, binder) for cell in decimals]
     missing = [cell for cell, verdict in zip(decimals, verdicts, strict=True) if verdict is None]
     found = [verdict for verdict in verdicts if verdict is not None]
     if not missing:
@@ -182,8 +167,8 @@ def _given_name(placed_value: PlacedValue, name: str, printed: Printed) -> Verdi
     """A name the snippet's source assigns a number (``\\beta_1 = 0.9``): its value, given."""
     cell, given = placed_value.cells[0], printed.given_names[name]
     comparison = compare(cell.number.value_text, given, printed.policy)
-    verdict = _verdict("given", name, None, cell, comparison, f"{name} (given)")
-    return _with_provenance(verdict, f"given in the snippet's source: {name} = {given}")
+    verdict = verdict_of("given", name, None, cell, comparison, f"{name} (given)")
+    return with_provenance(verdict, f"given in the snippet's source: {name} = {given}")
 
 
 def _no_provenance(placed_value: PlacedValue, cell: Placed, printed: Printed) -> Verdict:
@@ -266,115 +251,11 @@ def _check_against(
 def _compare_cell(
     entry: Entry, index: tuple[int, ...], printed: str, cell: Placed, policy: Policy
 ) -> Verdict:
-    comparison = _as_percentage(cell, compare(cell.number.value_text, printed, policy),
-                                lambda face: compare(face, printed, policy))
-    if comparison.status is not Status.MATCH and cell.number.percent:
-        comparison = _in_percent(comparison)
+    comparison = as_percentage(cell, compare(cell.number.value_text, printed, policy),
+                               lambda face: compare(face, printed, policy))
     label = entry.name + index_label(index)
-    verdict = _verdict("named", entry.name, index, cell, comparison, label)
-    return _with_provenance(verdict, f"{label}, printed {printed}")
-
-
-def _as_percentage(cell: Placed, comparison: Comparison,
-                   judge: Callable[[str], Comparison]) -> Comparison:
-    """A percentage that does not match as its hundredth may match the digits written, where
-    the snippet printed the percentage itself (``3.7264`` for 3.7264 %)."""
-    if not cell.number.percent or comparison.status is Status.MATCH:
-        return comparison
-    face = judge(cell.number.text)
-    return face if face.status is Status.MATCH else comparison
-
-
-def _in_percent(comparison: Comparison) -> Comparison:
-    """A comparison of a percentage, its printed digits shown as one (what `make fix` writes
-    in its place: 82.48 for a printed 0.8248)."""
-    if comparison.printed is None or comparison.status is not Status.DIVERGE:
-        return comparison
-    shown = f"{Decimal(comparison.printed).scaleb(2):f}"
-    return replace(comparison, printed=shown)
-
-
-def _check_free(cell: Placed, printed: Printed, derivations: Derivations) -> Verdict:
-    """A decimal the prose does not name: derived, printed (as a magnitude, after a binary
-    minus or inside ``|…|``), or given."""
-    text = cell.number.value_text
-    comparison = _as_percentage(cell, printed.pool.match(text, printed.policy),
-                                lambda face: printed.pool.match(face, printed.policy))
-    if comparison.status is Status.MATCH:
-        verdict = _verdict("free", None, None, cell, comparison, "free digit")
-        return _with_provenance(verdict, f"printed {comparison.printed}")
-    if id(cell) in derivations.magnitudes:
-        other = printed.pool.match(negated(text), printed.policy)
-        if other.status is Status.MATCH:
-            verdict = _verdict("free", None, None, cell, other, "free digit")
-            return _with_provenance(verdict, f"the magnitude of printed {other.printed}")
-    found = _derived_or_given(cell, printed, derivations)
-    if found is not None:
-        return found
-    verdict = _verdict("free", None, None, cell, comparison, "free digit")
-    if comparison.status is Status.DIVERGE:
-        nearest = printed.nearest(text)
-        shown = f"nearest printed {nearest}" if nearest else "none printed"
-        message = f"free digit: prose {cell.number.text} is not among the printed numbers ({shown})"
-        return Verdict(verdict.kind, None, None, cell, verdict.outcome, verdict.printed,
-                       verdict.places, verdict.over_policy, message)
-    return verdict
-
-
-def _derived_or_given(cell: Placed, printed: Printed,
-                      derivations: Derivations) -> Verdict | None:
-    """The verdict on a decimal that the prose's arithmetic derives or the snippet's source
-    gives, if it is one."""
-    derived = derivations.derived.get(id(cell))
-    text = cell.number.value_text
-    elsewhere = derivations.elsewhere(cell) if derived is None else None
-    if elsewhere is not None:
-        derived = (elsewhere, "elsewhere on this page")
-    if derived is not None:
-        return Verdict("derived", None, None, cell, Outcome.MATCH, None, None, False, "",
-                       f"derived: {derived[1]}")
-    if printed.is_given(text):
-        return Verdict("given", None, None, cell, Outcome.MATCH, None, None, False, "",
-                       "given in the snippet's source")
-    return None
-
-
-def _with_provenance(verdict: Verdict, provenance: str) -> Verdict:
-    if verdict.failed:
-        return verdict
-    return Verdict(verdict.kind, verdict.name, verdict.index, verdict.placed, verdict.outcome,
-                   verdict.printed, verdict.places, verdict.over_policy, verdict.message,
-                   provenance)
-
-
-def _verdict(
-    kind: str,
-    name: str | None,
-    index: tuple[int, ...] | None,
-    cell: Placed,
-    comparison: Comparison,
-    label: str,
-) -> Verdict:
-    outcome = {
-        Status.MATCH: Outcome.MATCH,
-        Status.DIVERGE: Outcome.DIVERGE,
-        Status.AMBIGUOUS: Outcome.AMBIGUOUS,
-    }[comparison.status]
-    message = _message(label, cell, comparison)
-    return Verdict(kind, name, index, cell, outcome, comparison.printed, comparison.places,
-                   comparison.over_policy, message)
-
-
-def _message(label: str, cell: Placed, comparison: Comparison) -> str:
-    written = cell.number.text
-    if comparison.status is Status.MATCH:
-        return ""
-    if comparison.status is Status.AMBIGUOUS:
-        return (
-            f"{label}: prose {written}, printed {comparison.printed} is an exact tie at "
-            f"{comparison.places} d.p.; print more digits so the rounding is decided"
-        )
-    return f"{label}: prose {written}, printed {comparison.printed}"
+    verdict = verdict_of("named", entry.name, index, cell, in_percent(cell, comparison), label)
+    return with_provenance(verdict, f"{label}, printed {printed}")
 
 
 def _shape_failure(

@@ -6,11 +6,14 @@ cleared when the page is re-read or removed, and merged back from parallel reade
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sphinx.environment.collectors import EnvironmentCollector
 
-from .config import read_config
+from ..core import Binding, RecordError, read_record
+from .config import VerifiedConfig, read_config
+from .diagnostics import Finding, Subtype
 from .digit_marks import add_header_mark
 from .host import unknown_macros, unread_directives
 from .outputs import note_change
@@ -43,7 +46,15 @@ class VerifiedCollector(EnvironmentCollector):
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
         env = app.env
         config = read_config(app)
-        report = check_page(env.docname, doctree, config)
+        path = record_path(Path(app.srcdir), config, env.docname)
+        record, problem = _read_record(path)
+        report = check_page(env.docname, doctree, config, record)
+        report.bindings_stamp = _stamp(path)
+        report.bindings_path = path.relative_to(app.srcdir).as_posix()
+        if report.bindings_stamp is not None:
+            env.note_dependency(str(path))
+        if problem is not None and report.snippets:
+            report.findings.append(Finding(env.docname, None, Subtype.BINDING, problem))
         early: list[Any] = env.temp_data.pop("verified_findings", None) or []
         as_text = [] if config.colon_fence else unread_directives(env.docname, doctree)
         report.findings[:0] = [*early, *as_text,
@@ -52,6 +63,44 @@ class VerifiedCollector(EnvironmentCollector):
         pages(env)[env.docname] = report
 
 
+def record_path(srcdir: Path, config: VerifiedConfig, docname: str) -> Path:
+    """Where a page's binding record is kept: ``<srcdir>/_bindings/<docname>.json``."""
+    return srcdir / config.bindings_dir / f"{docname}.json"
+
+
+def _read_record(path: Path) -> tuple[list[Binding], str | None]:
+    """A page's bindings (none if it has no record), and what is wrong with the record."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return [], None
+    except (OSError, UnicodeDecodeError) as error:
+        return [], f"binding record {path} cannot be read ({error}); run make bind"
+    try:
+        return read_record(text), None
+    except RecordError as error:
+        return [], f"binding record {path}: {error}"
+
+
+def _stamp(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return None
+
+
+def _records_changed(app: Sphinx, env: BuildEnvironment, added: Set[str], changed: Set[str],
+                     removed: Set[str]) -> list[str]:
+    """Pages whose binding record appeared, changed or went since they were read (a record
+    that did not exist is no dependency Sphinx can watch)."""
+    config = read_config(app)
+    srcdir = Path(app.srcdir)
+    return [docname for docname, report in pages(env).items()
+            if report.snippets and docname not in changed and docname not in removed
+            and report.bindings_stamp != _stamp(record_path(srcdir, config, docname))]
+
+
 def setup_collector(app: Sphinx) -> None:
-    """Register the collector."""
+    """Register the collector, and re-read a page whose binding record changed."""
     app.add_env_collector(VerifiedCollector)
+    app.connect("env-get-outdated", _records_changed)

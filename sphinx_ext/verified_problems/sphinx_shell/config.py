@@ -49,6 +49,10 @@ _VALUES: dict[str, tuple[Any, str, tuple[type, ...], str]] = {
     "kinds": (["numeric", "derivation", "proof", "concept"], "env", (list,), "problem kinds"),
     "reports": (True, "", (bool,), "write verification.json and verification.xml"),
     "log_base": ("e", "env", (str, int), "what a bare \\log means: 'e' (natural), 2 or 10"),
+    "bindings_dir": ("_bindings", "env", (str,), "the binding records' folder, relative to "
+                                                 "the source folder"),
+    "unbound": ("error", "env", (str,), "a free digit with no binding: 'error', or 'allow' "
+                                        "(counted as unbound in the verdicts and reports)"),
 }
 
 #: The bases a bare ``\log`` may have, as ``verified_log_base`` names them (None: natural).
@@ -76,6 +80,10 @@ class VerifiedConfig:
     colon_fence: bool = True
     #: The base of a bare ``\log`` in the prose's arithmetic (None: natural).
     log_base: int | None = None
+    #: The folder of the pages' binding records, relative to the source folder.
+    bindings_dir: str = "_bindings"
+    #: Whether a free digit with no binding fails the build (else it is counted as unbound).
+    strict_bindings: bool = True
     #: The Pygments options Sphinx lexes Python with (``highlight_options``), for the worker to
     #: lex each script the same way; None when a custom ``python`` lexer makes that impossible.
     lexer: tuple[tuple[str, Any], ...] | None = None
@@ -198,6 +206,11 @@ def _build(config: Config, confdir: Path, doctreedir: Path) -> VerifiedConfig:
     log_base = get("log_base")
     if isinstance(log_base, bool) or log_base not in _LOG_BASES:
         raise _fail("log_base", "'e', 2 or 10", log_base)
+    if get("unbound") not in ("error", "allow"):
+        raise _fail("unbound", "'error' or 'allow'", get("unbound"))
+    bindings_dir = get("bindings_dir")
+    if not isinstance(bindings_dir, str) or not bindings_dir or Path(bindings_dir).is_absolute():
+        raise _fail("bindings_dir", "a folder relative to the source folder", bindings_dir)
     return VerifiedConfig(
         snippet_dir=(confdir / get("snippet_dir")).resolve(),
         policy=Policy(decimals=decimals, rounding=rounding),
@@ -211,6 +224,8 @@ def _build(config: Config, confdir: Path, doctreedir: Path) -> VerifiedConfig:
         kinds=tuple(kinds),
         reports=bool(get("reports")),
         log_base=_LOG_BASES[log_base],
+        bindings_dir=bindings_dir,
+        strict_bindings=get("unbound") == "error",
         known_macros=_known_macros(config, macros),
         colon_fence="colon_fence" in (getattr(config, "myst_enable_extensions", None) or ()),
         lexer=_python_lexer_options(config),

@@ -25,6 +25,11 @@ class Subtype(StrEnum):
     DIVERGENCE = "divergence"
     #: An equation of written numbers does not hold (``0.4011 + 0.1978 = 0.5990``).
     ARITHMETIC = "arithmetic"
+    #: A free digit bound to no printed quantity (run ``make bind``), or whose binding still
+    #: waits for a person's choice among several quantities.
+    UNBOUND = "unbound"
+    #: A page's binding record cannot be read.
+    BINDING = "binding"
     #: The printed number is an exact tie at the comparison precision: print more digits.
     AMBIGUOUS = "ambiguous"
     #: A named value in the prose has another shape than the printed quantity.

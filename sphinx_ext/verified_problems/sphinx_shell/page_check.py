@@ -16,6 +16,8 @@ from docutils import nodes
 from sphinx import addnodes
 
 from ..core import (
+    NEAR,
+    Binding,
     Cursor,
     Outcome,
     Placed,
@@ -27,14 +29,17 @@ from ..core import (
     ProseNumber,
     Transcript,
     Verdict,
+    align,
     index_label,
+    literal_places,
+    near,
     offset_to_position,
+    place_key,
     read_math,
     read_text,
     read_transcript,
     source_assignments,
     source_lines,
-    source_literals,
     verify,
 )
 from . import nodes as vnodes
@@ -71,6 +76,12 @@ class _Region:
     #: Where a math block's lines stand in its file, to place any other offset on demand.
     block_lines: list[Position | None] | None = None
     latex: str = ""
+    #: The text the numbers' offsets are into (the LaTeX of math), and for a table cell where
+    #: it stands in its table: what tells the numbers' places apart for a binding.
+    text: str = ""
+    cell: str = ""
+    #: The text of the paragraph just before and after an inline formula.
+    around: tuple[str, str] = ("", "")
 
     def position(self, offset: int) -> Position | None:
         """Where an offset of this region stands; placed once, when first asked for."""
@@ -88,8 +99,13 @@ class _Share:
     numbers: list[NumberRecord] = field(default_factory=list)
 
 
-def check_page(docname: str, doctree: nodes.document, config: VerifiedConfig) -> PageReport:
-    """The report of one page: what every number on it was checked against and how it fared."""
+def check_page(docname: str, doctree: nodes.document, config: VerifiedConfig,
+               record: list[Binding] | None = None) -> PageReport:
+    """The report of one page: what every number on it was checked against and how it fared.
+
+    ``record`` is the page's binding record (empty if it has none); None checks free digits
+    without bindings, against every printed number.
+    """
     source = str(doctree.get("source", ""))
     report = PageReport(docname=docname, source=source)
     checks = list(doctree.findall(vnodes.numeric_check))
@@ -105,13 +121,13 @@ def check_page(docname: str, doctree: nodes.document, config: VerifiedConfig) ->
         else:
             shares[id(owner)].regions.append(region)
     policy = _policy(doctree, config)
-    records = [_check_share(docname, shares[id(c)], policy, report, config.log_base)
-               for c in checks]
-    report.snippets.extend(records)
+    runs = [_check_share(docname, shares[id(c)], policy, report, config, record)
+            for c in checks]
+    report.snippets.extend(runs)
     report.keep_numbers([number for c in checks for number in shares[id(c)].numbers])
-    other_errors = len(report.errors) - sum(record.failed for record in records)
-    for check, record in zip(checks, records, strict=True):
-        _fill_verdict(check, record, other_errors)
+    other_errors = len(report.errors) - sum(run.failed for run in runs)
+    for check, run in zip(checks, runs, strict=True):
+        _fill_verdict(check, run, other_errors)
         del check["stdout"]  # read; the transcript block shows it, the doctree need not keep it
     return report
 
@@ -224,7 +240,8 @@ class _Walker:
         latex = node.astext()
         extract = read_math(latex, self.config.macros)
         placed_lines = self._cursor(node).place_block(latex)
-        return _Region(node, extract, {}, self.context, exempt, placed_lines, latex)
+        return _Region(node, extract, {}, self.context, exempt, placed_lines, latex, latex,
+                       _table_cell(node), _around(node))
 
     def _text(self, node: nodes.Text, exempt: bool) -> _Region | None:
         text = str(node)
@@ -235,7 +252,31 @@ class _Walker:
             return None
         cursor = self._cursor(node.parent)
         placed = {n.start: cursor.find_number(text[n.start:n.end]) for n in extract.free}
-        return _Region(node.parent, extract, placed, self.context, exempt)
+        return _Region(node.parent, extract, placed, self.context, exempt, text=text,
+                       cell=_table_cell(node))
+
+
+def _around(node: nodes.Node) -> tuple[str, str]:
+    """The text just before and after an inline node in its paragraph (none for a block)."""
+    parent = node.parent
+    if isinstance(node, nodes.math_block) or parent is None:
+        return "", ""
+    at = parent.index(node)
+    before = "".join(child.astext() for child in parent.children[max(0, at - 2):at])
+    after = "".join(child.astext() for child in parent.children[at + 1:at + 3])
+    return before[-NEAR:], after[:NEAR]
+
+
+def _table_cell(node: nodes.Node) -> str:
+    """Where a node stands in a table, if it does: the row's first cell and the column (a
+    cell that holds only a number has no text around it to be told apart by)."""
+    entry = node
+    while entry is not None and not isinstance(entry, nodes.entry):
+        entry = entry.parent
+    if entry is None or not isinstance(entry.parent, nodes.row):
+        return ""
+    row = entry.parent
+    return f"{near(row[0].astext(), 0, 0)}|{row.index(entry)}|"
 
 
 def _numbers_of(extract: ProseExtract) -> list[ProseNumber]:
@@ -249,7 +290,10 @@ def _regions(doctree: nodes.document, config: VerifiedConfig, source: str) -> It
 def _place(region: _Region, number: ProseNumber) -> Placed:
     position = region.position(number.start)
     column = position[1] if position is not None else None
-    return Placed(number, _line_of(region, number.start), column, region.context)
+    before, after = region.around
+    around = region.cell + near(before + region.text + after, number.start + len(before),
+                                number.end + len(before)) if number.text else ""
+    return Placed(number, _line_of(region, number.start), column, region.context, around)
 
 
 def _line_of(region: _Region, offset: int) -> int | None:
@@ -278,7 +322,8 @@ def _report_unowned(docname: str, region: _Region, report: PageReport) -> None:
 
 
 def _check_share(
-    docname: str, share: _Share, policy: Policy, report: PageReport, log_base: int | None
+    docname: str, share: _Share, policy: Policy, report: PageReport, config: VerifiedConfig,
+    record: list[Binding] | None,
 ) -> SnippetRecord:
     """Check what one snippet owns; its numbers and findings go into the page's report."""
     check = share.check
@@ -308,12 +353,27 @@ def _check_share(
     transcript = read_transcript(check["stdout"])
     _report_transcript(docname, check, transcript, report)
     script = check.get("script", "")
+    bindings = None if record is None else _bindings(check["snippet"], named, free, record)
     verdicts = verify(transcript, named, free, exempt, policy, equations=equations,
-                      given=source_literals(script), given_names=source_assignments(script),
-                      log_base=log_base)
+                      given_names=source_assignments(script), log_base=config.log_base,
+                      literals=literal_places(script), bindings=bindings,
+                      strict=config.strict_bindings)
     share.numbers.extend(_record(docname, check, verdict, report) for verdict in verdicts)
     _annotate_math(origin, verdicts, check["snippet"])
     return _snippet_record(check, verdicts)
+
+
+def _bindings(snippet: str, named: list[PlacedValue], free: list[Placed],
+              record: list[Binding]) -> dict[int, Binding]:
+    """The record's bindings of a snippet, matched to the share's digits that may be free
+    (by the ``id`` of each placed number), as a diff matches lines."""
+    cells = [*free, *(cell for value in named if not value.value.names
+                      for cell in value.cells if cell.number.decimal)]
+    cells.sort(key=lambda cell: (cell.line or 0, cell.column or 0))
+    mine = [binding for binding in record if binding.snippet == snippet]
+    keys = [place_key(snippet, cell.context, cell.near) for cell in cells]
+    paired = align(keys, [binding.key for binding in mine])
+    return {id(cells[p]): mine[r] for p, r in paired.items()}
 
 
 def _offset_placer(region: _Region) -> Callable[[int], Placed]:
@@ -378,6 +438,7 @@ def _report_transcript(
 
 _SUBTYPES = {
     Outcome.ARITHMETIC: Subtype.ARITHMETIC,
+    Outcome.UNBOUND: Subtype.UNBOUND,
     Outcome.DIVERGE: Subtype.DIVERGENCE,
     Outcome.AMBIGUOUS: Subtype.AMBIGUOUS,
     Outcome.SHAPE: Subtype.SHAPE,
@@ -401,7 +462,8 @@ def _record(
         line=placed.line, column=placed.column, kind=verdict.kind, name=verdict.name,
         index=verdict.index, prose=placed.number.text, printed=verdict.printed,
         places=verdict.places, status=verdict.outcome.value, snippet=check["snippet"],
-        context=placed.context, message=verdict.message,
+        context=placed.context, message=verdict.message, provenance=verdict.provenance,
+        bound=verdict.bound, candidates=verdict.candidates, near=placed.near,
     )
 
 
@@ -421,9 +483,12 @@ def _snippet_record(check: vnodes.numeric_check, verdicts: list[Verdict]) -> Sni
         seconds=float(check.get("seconds", 0.0)), cached=bool(check.get("cached", False)),
         failure=check["failure"],
         named=sum(v.kind == "named" for v in verdicts),
-        free=sum(v.kind == "free" for v in verdicts),
+        free=sum(v.kind in ("free", "bound") for v in verdicts),
         exempt=sum(v.kind == "exempt" for v in verdicts),
         failed=sum(v.failed for v in verdicts),
+        derived=sum(v.kind == "derived" for v in verdicts),
+        bound=sum(v.kind in ("bound", "given") and v.bound is not None for v in verdicts),
+        unbound=sum(v.kind == "free" for v in verdicts),
     )
 
 

@@ -41,7 +41,7 @@ class NumberRecord:
 
     line: int | None
     column: int | None
-    kind: str  # named, free, exempt
+    kind: str  # named, derived, bound, given, free (unbound), exempt
     name: str | None
     index: tuple[int, ...] | None
     prose: str
@@ -51,6 +51,13 @@ class NumberRecord:
     snippet: str
     context: str
     message: str
+    #: Where the number comes from, as the reader's tooltip says it (empty when it fails).
+    provenance: str = ""
+    #: A free digit's binding (``E[1,2]``), and every quantity its digits match.
+    bound: str | None = None
+    candidates: tuple[tuple[str, str], ...] = ()
+    #: The text around a free digit, its numbers masked: how its binding finds it again.
+    near: str = ""
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,10 @@ class SnippetRecord:
     free: int
     exempt: int
     failed: int
+    #: Of the free digits: derived by the prose's arithmetic, bound (or given), and unbound.
+    derived: int = 0
+    bound: int = 0
+    unbound: int = 0
 
 
 #: The fields of a :class:`NumberRecord`, in the order of its packed rows.
@@ -81,6 +92,11 @@ class PageReport:
     source: str
     findings: list[Finding] = field(default_factory=list)
     snippets: list[SnippetRecord] = field(default_factory=list)
+    #: When the page's binding record was last changed as it was read (None: it had none), so
+    #: that a record written or removed later has the page read again.
+    bindings_stamp: float | None = None
+    #: The page's binding record, relative to the source folder (whether or not it exists).
+    bindings_path: str = ""
     #: How many numbers the page holds; their records are packed (see :meth:`keep_numbers`).
     number_count: int = 0
     _packed_numbers: bytes = field(default=b"", repr=False)
@@ -121,6 +137,7 @@ class PageReport:
         return {
             "docname": self.docname,
             "source": source.as_posix(),
+            "bindings": self.bindings_path,
             "numbers": [dict(zip(NUMBER_FIELDS, row, strict=True)) for row in self.number_rows()],
             "snippets": [_plain(s, _run_facts()) for s in self.snippets],
             "findings": [

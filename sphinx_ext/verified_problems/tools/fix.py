@@ -11,17 +11,14 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import json
-import os
-import subprocess
 import sys
-import tempfile
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .reports import JSON_NAME, NUMBER_SUBTYPES
+from .check_run import FileChanged, run_check, unusable, write_atomically
+from .reports import NUMBER_SUBTYPES
 
 
 @dataclass(frozen=True)
@@ -45,10 +42,6 @@ class Unfixable:
     message: str
 
 
-class FileChanged(RuntimeError):
-    """The file changed on disk between reading and writing: the edit would lose work."""
-
-
 def plan(report: dict[str, Any], srcdir: Path) -> tuple[list[Edit], list[Unfixable]]:
     """Split the report's divergences into edits to make and divergences to list."""
     edits: list[Edit] = []
@@ -59,7 +52,7 @@ def plan(report: dict[str, Any], srcdir: Path) -> tuple[list[Edit], list[Unfixab
             if number["status"] == "match" or number["status"] == "exempt":
                 continue
             fixable = (
-                number["kind"] == "named"
+                number["kind"] in ("named", "bound", "given")
                 and number["status"] == "diverge"
                 and number["printed"] is not None
                 and number["column"] is not None
@@ -114,40 +107,6 @@ def apply(text: str, edits: list[Edit]) -> tuple[str, list[Edit]]:
     return "\n".join(lines), misplaced
 
 
-def write_atomically(path: Path, original: bytes, new_text: str) -> None:
-    """Replace ``path`` by ``new_text`` in one step, refusing if it is no longer ``original``."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(new_text.encode("utf-8"))
-            stream.flush()
-            os.fsync(stream.fileno())
-        Path(temporary).chmod(path.stat().st_mode & 0o7777)
-        if path.read_bytes() != original:
-            raise FileChanged(f"{path} changed on disk since it was read; run the fix again")
-        Path(temporary).replace(path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def run_check(source: Path, conf: Path, build: Path) -> tuple[int, dict[str, Any] | None, str]:
-    """Run the check-only build; its exit status, its JSON report and what it printed.
-
-    The old report is removed first: a build that changed nothing rewrites the reports only
-    when they are missing, and a report still there afterwards is then this build's own.
-    """
-    outdir = build / "verify"
-    report_path = outdir / JSON_NAME
-    report_path.unlink(missing_ok=True)
-    command = [sys.executable, "-m", "sphinx", "-b", "verify", "-q", "-c", str(conf),
-               "-d", str(build / "doctrees"), str(source), str(outdir)]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    if not report_path.is_file():
-        return done.returncode, None, done.stderr
-    return done.returncode, json.loads(report_path.read_text(encoding="utf-8")), done.stderr
-
-
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``verified-fix``: 0 when nothing is left to fix; 1 when a divergence is
     left for a person (or, with ``--check``, when a digit would change); 2 when the check build
@@ -155,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.conf is None:
         args.conf = args.source  # as sphinx-build: conf.py beside the sources
-    problem = _unusable(args.source, args.conf)
+    problem = unusable(args.source, args.conf)
     if problem is not None:
         sys.stderr.write(f"verified-fix: {problem}\n")
         return 2
@@ -182,16 +141,6 @@ def main(argv: list[str] | None = None) -> int:
     verb = "would change" if args.diff else "changed"
     print(f"verified-fix: {changed} digits {verb}, {len(unfixable)} listed for a person to fix")
     return 1 if unfixable else 0
-
-
-def _unusable(source: Path, conf: Path) -> str | None:
-    """Why the check cannot run on these folders, in words an author can act on; or None."""
-    if not source.is_dir():
-        return f"no source folder {source}; give the folder of your pages (as for sphinx-build)"
-    if not (conf / "conf.py").is_file():
-        return (f"no conf.py in {conf}; give the folder that holds it with --conf (as"
-                " sphinx-build's -c)")
-    return None
 
 
 def _fix_file(path: Path, edits: list[Edit], write: bool) -> int:

@@ -1,0 +1,184 @@
+"""A decimal the prose does not name: derived by its arithmetic, or bound to one quantity.
+
+Where the book binds its free digits (a :class:`Binder`, from the page's record), each one is
+derived, or checked against the one printed quantity (or source literal) its binding names: a
+digit changed into another printed number fails at its line. Without a binder, a free digit
+only has to be among the printed numbers (or the source's literals), as before bindings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from .binding import Binding, Quantities, describe, is_literal
+from .derivations import Derivations
+from .digits import Status, compare
+from .printed import Printed, negated
+from .values import Placed
+from .verdicts import (
+    Outcome,
+    Verdict,
+    as_percentage,
+    in_percent,
+    verdict_of,
+    with_provenance,
+)
+
+
+@dataclass(frozen=True)
+class Binder:
+    """A share's bindings, matched to its placed numbers (by ``id``), the quantities they
+    may name, and whether a digit with none fails (``strict``) or is counted as free."""
+
+    bindings: Mapping[int, Binding]
+    quantities: Quantities
+    strict: bool = True
+
+
+def check_free(cell: Placed, printed: Printed, derivations: Derivations,
+               binder: Binder | None = None) -> Verdict:
+    """A decimal the prose does not name: derived, bound (or, without bindings, printed; as a
+    magnitude after a binary minus or inside ``|…|``), or given."""
+    if binder is None:
+        return _pooled(cell, printed, derivations)
+    return _bind(cell, derivations, binder, pooled=True) or _pooled(cell, printed, derivations)
+
+
+def derived_or_given(cell: Placed, printed: Printed, derivations: Derivations,
+                     binder: Binder | None = None) -> Verdict | None:
+    """The verdict on a decimal of a tuple that is no printed array: derived, or one of the
+    snippet's source literals; None if neither. Where the book binds, each entry may also be
+    bound to the printed quantity it quotes (a binding says which: no sign dropped from
+    ``(0, -0.7071, 0)`` finds its ``0.7071`` elsewhere)."""
+    if binder is not None:
+        return _bind(cell, derivations, binder, pooled=True)
+    derived = _derived(cell, derivations)
+    if derived is not None:
+        return derived
+    if printed.is_given(cell.number.value_text):
+        return Verdict("given", None, None, cell, Outcome.MATCH, None, None, False, "",
+                       "given in the snippet's source")
+    return None
+
+
+def _bind(cell: Placed, derivations: Derivations, binder: Binder,
+          pooled: bool) -> Verdict | None:
+    derived = derivations.derived.get(id(cell))
+    if derived is not None:
+        return _derived_verdict(cell, derived[1])
+    candidates = _candidates(cell, binder.quantities, id(cell) in derivations.magnitudes, pooled)
+    binding = binder.bindings.get(id(cell))
+    if not candidates and pooled and (binder.strict or binding is not None):
+        # "0.34 below it", of a printed -0.34: a magnitude the sentence gives the sign of;
+        # bound only by a person's make bind (and its diff), never passed as a free digit.
+        candidates = _candidates(cell, binder.quantities, True, pooled)
+    if binding is not None and binding.bound is not None:
+        return _bound(cell, binding.bound, binder.quantities, candidates)
+    if not candidates:
+        return _derived(cell, derivations)
+    if binding is not None and binding.choose:
+        return _unbound(cell, candidates, f"{cell.number.text} matches {_listed(candidates)}: "
+                        "choose the one it quotes with make bind (--choose PAGE:LINE=QUANTITY), "
+                        "or keep only that one in the record's 'choose'")
+    if binder.strict:
+        return _unbound(cell, candidates, f"{cell.number.text}: bound to no printed quantity; "
+                        f"run make bind to record the one it quotes ({_listed(candidates)})")
+    return _free(cell, candidates, binder.quantities)
+
+
+def _candidates(cell: Placed, quantities: Quantities, magnitude: bool,
+                pooled: bool) -> tuple[tuple[str, str], ...]:
+    number = cell.number
+    found = quantities.candidates(number.value_text, magnitude, pooled)
+    if not found and number.percent:
+        found = quantities.candidates(number.text, magnitude, pooled)
+    return found
+
+
+def _bound(cell: Placed, label: str, quantities: Quantities,
+           candidates: tuple[tuple[str, str], ...]) -> Verdict:
+    """A bound digit against the quantity its binding names, as printed now."""
+    kind = "given" if is_literal(label) else "bound"
+    value = quantities.value(label)
+    text = cell.number.text
+    if value is None:
+        values = quantities.values_of(label)
+        message = (f"{text} here is bound to {label}, which the snippet no longer prints; run "
+                   "make bind to bind it again") if None in values else (
+                   f"{text} here is bound to {label}, which now print different values "
+                   f"({', '.join(map(str, values))}); run make bind to choose the one it quotes")
+        return Verdict(kind, None, None, cell, Outcome.DIVERGE, None, None, False, message,
+                       bound=label, candidates=candidates)
+    policy = quantities.policy
+    comparison = as_percentage(cell, compare(cell.number.value_text, value, policy),
+                               lambda face: compare(face, value, policy))
+    verdict = verdict_of(kind, None, None, cell, in_percent(cell, comparison), label)
+    if verdict.outcome is Outcome.DIVERGE:
+        message = (f"{text} here is bound to {label}, printed {value}; if the page now means "
+                   "another quantity, run make bind")
+        verdict = replace(verdict, message=message)
+    verdict = with_provenance(verdict, describe(label, value))
+    return replace(verdict, bound=label, candidates=candidates)
+
+
+def _unbound(cell: Placed, candidates: tuple[tuple[str, str], ...], message: str) -> Verdict:
+    return Verdict("free", None, None, cell, Outcome.UNBOUND, None, None, False, message,
+                   candidates=candidates)
+
+
+def _free(cell: Placed, candidates: tuple[tuple[str, str], ...], quantities: Quantities) -> Verdict:
+    """An unbound digit where the book allows them: among the printed numbers, and said so."""
+    value = candidates[0][1]
+    policy = quantities.policy
+    comparison = as_percentage(cell, compare(cell.number.value_text, value, policy),
+                               lambda face: compare(face, value, policy))
+    verdict = verdict_of("free", None, None, cell, comparison, "free digit")
+    verdict = with_provenance(verdict, f"printed {value} (not bound to one quantity)")
+    return replace(verdict, candidates=candidates)
+
+
+def _listed(candidates: tuple[tuple[str, str], ...]) -> str:
+    shown = ", ".join(label for label, _value in candidates[:4])
+    return shown + (f" and {len(candidates) - 4} more" if len(candidates) > 4 else "")
+
+
+def _pooled(cell: Placed, printed: Printed, derivations: Derivations) -> Verdict:
+    """A free digit among the printed numbers (as a magnitude after a binary minus or inside
+    ``|…|``), derived, or given; otherwise wrong, with the nearest printed number."""
+    text = cell.number.value_text
+    comparison = as_percentage(cell, printed.pool.match(text, printed.policy),
+                               lambda face: printed.pool.match(face, printed.policy))
+    if comparison.status is Status.MATCH:
+        verdict = verdict_of("free", None, None, cell, comparison, "free digit")
+        return with_provenance(verdict, f"printed {comparison.printed}")
+    if id(cell) in derivations.magnitudes:
+        other = printed.pool.match(negated(text), printed.policy)
+        if other.status is Status.MATCH:
+            verdict = verdict_of("free", None, None, cell, other, "free digit")
+            return with_provenance(verdict, f"the magnitude of printed {other.printed}")
+    found = derived_or_given(cell, printed, derivations)
+    if found is not None:
+        return found
+    verdict = verdict_of("free", None, None, cell, comparison, "free digit")
+    if comparison.status is Status.DIVERGE:
+        nearest = printed.nearest(text)
+        shown = f"nearest printed {nearest}" if nearest else "none printed"
+        message = f"free digit: prose {cell.number.text} is not among the printed numbers ({shown})"
+        return replace(verdict, message=message)
+    return verdict
+
+
+def _derived(cell: Placed, derivations: Derivations) -> Verdict | None:
+    """The verdict on a number the prose's arithmetic derives (here or in another chain)."""
+    derived = derivations.derived.get(id(cell))
+    if derived is not None:
+        return _derived_verdict(cell, derived[1])
+    if derivations.elsewhere(cell) is not None:
+        return _derived_verdict(cell, "elsewhere on this page")
+    return None
+
+
+def _derived_verdict(cell: Placed, origin: str) -> Verdict:
+    return Verdict("derived", None, None, cell, Outcome.MATCH, None, None, False, "",
+                   f"derived: {origin}")

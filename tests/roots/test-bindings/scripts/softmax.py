@@ -1,0 +1,17 @@
+"""A softmax of three scores, two of them equal: quantities printed alike, and one tie-free
+pair of values that round alike (0.33334 and 0.33326)."""
+import math
+
+scale = 0.5
+z = [1.0, 1.0, 0.0]
+e = [math.exp(v) for v in z]
+total = sum(e)
+p = [v / total for v in e]
+print("e =", [round(v, 8) for v in e])
+print("total =", round(total, 8))
+print("p =", [round(v, 8) for v in p])
+print("largest =", round(max(p), 8))
+print("near_third_a = 0.33334")
+print("near_third_b = 0.33326")
+print("the loss is", round(-math.log(p[0]), 8))
+print("log_p_c =", round(math.log(p[2]), 8))

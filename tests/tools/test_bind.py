@@ -1,0 +1,167 @@
+"""Binding records, run for real: ``verified-bind`` writes them, the build only reads them.
+
+A free digit (neither named nor derived) is bound to the one printed quantity it quotes, so a
+digit changed into *another* printed number fails at its line (DESIGN §3, *Bound*). Each test
+copies ``tests/roots/test-bindings`` and runs ``sphinx-build`` and the installed commands as
+subprocesses, as an author or CI would.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support import copy_root_to, replace_in, sphinx_build
+
+BIN = Path(sys.executable).parent
+RECORD = Path("_bindings/index.json")
+THIRD = "--choose=index.md:16=near_third_a"
+
+
+def bind(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``verified-bind`` on a root (its own conf.py), never asking at a terminal."""
+    command = [BIN / "verified-bind", root, "--build", root / "_build", "--no-ask", *args]
+    return subprocess.run([str(c) for c in command], capture_output=True, text=True,
+                          timeout=300, check=False)
+
+
+def errors(result: subprocess.CompletedProcess[str]) -> list[str]:
+    """The build's error lines, each with its page path relative to the root."""
+    return [line.split("/", 1)[-1] if "index.md" in line else line
+            for line in result.stderr.splitlines() if "ERROR" in line]
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    return copy_root_to("bindings", tmp_path / "bindings")
+
+
+@pytest.fixture
+def bound(root: Path) -> Path:
+    """The root with its record written (the one ambiguous digit chosen)."""
+    done = bind(root, THIRD)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return root
+
+
+def test_a_free_digit_with_no_binding_fails_at_its_line(root: Path) -> None:
+    result = sphinx_build(root, "-W")
+    assert result.returncode != 0
+    found = errors(result)
+    assert any("index.md:7:" in e and "0.4223: bound to no printed quantity; run make bind"
+               in e and "[verified.unbound]" in e for e in found), found
+    assert sum("index.md:11:" in e for e in found) == 1  # the table cell, at its row
+
+
+def test_bind_writes_a_record_and_asks_for_the_one_choice(root: Path) -> None:
+    first = bind(root)
+    assert first.returncode == 1
+    assert "index.md:16: 0.3333 matches " in first.stdout
+    assert "near_third_a (0.33334)" in first.stdout and "near_third_b (0.33326)" in first.stdout
+    record = json.loads((root / RECORD).read_text(encoding="utf-8"))["bindings"]
+    pending = [b for b in record if b["prose"] == "0.3333"]
+    assert pending[0]["bound"] is None
+    assert sorted(pending[0]["choose"]) == ["near_third_a", "near_third_b"]
+    build = sphinx_build(root, "-W")
+    assert any("index.md:16:" in e and "choose the one it quotes" in e for e in errors(build))
+    assert bind(root, THIRD).returncode == 0
+    assert sphinx_build(root, "-W").returncode == 0
+
+
+def test_the_record_reads_binding_by_binding(bound: Path) -> None:
+    text = (bound / RECORD).read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if '"prose"' in line]
+    assert len(lines) == 11  # one binding a line: its diff reads binding by binding
+    assert any('"bound": "p[1] = p[2] = largest"' in line and '"prose": "0.4223"' in line
+               for line in lines)  # printed alike: one group, no question
+    assert any('"bound": "snippet line 5"' in line for line in lines)  # the source's 0.5
+    assert any('"bound": "output line 7"' in line for line in lines)  # the loss, unnamed
+    assert any('"bound": "-log_p_c"' in line for line in lines)  # "1.8620 below zero"
+
+
+@pytest.mark.parametrize(("line", "old", "new", "quantity"), [
+    (7, "and the smallest is 0.1554", "and the smallest is 0.4223", "p[3]"),
+    (12, "| c     | 0.1554", "| c     | 0.4223", "p[3]"),
+    (5, "add to $6.4366$", "add to $2.7183$", "total"),
+    (16, "third: 0.3333", "third: 0.1554", "near_third_a"),
+    (20, "scale 0.5", "scale 0.1554", "snippet line 5"),
+    (20, "lies 1.8620", "lies -1.8620", "-log_p_c"),
+])
+def test_a_digit_changed_into_another_printed_number_fails(
+        bound: Path, line: int, old: str, new: str, quantity: str) -> None:
+    assert sphinx_build(bound, "-W").returncode == 0
+    replace_in(bound / "index.md", old, new)
+    result = sphinx_build(bound, "-W")
+    assert result.returncode != 0
+    found = errors(result)
+    assert any(f"index.md:{line}:" in e and f"here is bound to {quantity}" in e for e in found), \
+        found
+
+
+def test_edits_elsewhere_shift_nothing(bound: Path) -> None:
+    replace_in(bound / "index.md", "## Exponentials\n",
+               "## Exponentials\n\nA new sentence, and $p_1 = 0.4223$ named.\n\n")
+    replace_in(bound / "index.md", "## A third\n", "## A third\n\nAnother remark.\n")
+    assert sphinx_build(bound, "-W").returncode == 0, errors(sphinx_build(bound, "-W"))
+
+
+def test_a_new_free_digit_needs_its_own_binding(bound: Path) -> None:
+    replace_in(bound / "index.md", "About a third", "Again 0.1554, and about a third")
+    found = errors(sphinx_build(bound, "-W"))
+    assert len(found) == 1 and "bound to no printed quantity" in found[0], found
+
+
+def test_a_changed_record_has_the_page_read_again(bound: Path) -> None:
+    assert sphinx_build(bound, "-W").returncode == 0
+    (bound / RECORD).unlink()
+    result = sphinx_build(bound, "-W")
+    assert result.returncode != 0 and "bound to no printed quantity" in result.stderr
+    assert bind(bound, THIRD).returncode == 0
+    assert sphinx_build(bound, "-W").returncode == 0
+
+
+def test_a_broken_record_is_one_located_error(bound: Path) -> None:
+    (bound / RECORD).write_text("{not json", encoding="utf-8")
+    result = sphinx_build(bound, "-W")
+    assert result.returncode != 0
+    assert "binding record" in result.stderr and "[verified.binding]" in result.stderr
+    assert "Traceback" not in result.stderr
+    refused = bind(bound)
+    assert refused.returncode == 1 and "fix or remove it first" in refused.stderr
+
+
+def test_fix_rewrites_bound_digits_by_their_binding(bound: Path) -> None:
+    replace_in(bound / "scripts" / "softmax.py", "z = [1.0, 1.0, 0.0]", "z = [1.0, 1.0, 0.5]")
+    assert sphinx_build(bound, "-W").returncode != 0
+    record = (bound / RECORD).read_bytes()
+    fixed = subprocess.run([str(BIN / "verified-fix"), str(bound), "--build",
+                            str(bound / "_build")], capture_output=True, text=True, timeout=300,
+                           check=False)
+    assert "-The largest probability is 0.4223, and the smallest is 0.1554." in fixed.stdout
+    assert (bound / RECORD).read_bytes() == record  # fix keeps the bindings
+    assert sphinx_build(bound, "-W").returncode == 0, fixed.stdout
+
+
+def test_quantities_that_now_differ_are_a_choice_again(bound: Path) -> None:
+    replace_in(bound / "scripts" / "softmax.py", 'print("largest =", round(max(p), 8))',
+               'print("largest =", round(max(p), 3))')
+    found = errors(sphinx_build(bound, "-W"))
+    assert any("index.md:7:" in e and "which now print different values" in e for e in found)
+
+
+def test_allowed_unbound_digits_are_counted(root: Path) -> None:
+    with (root / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write('verified_unbound = "allow"\n')
+    # A magnitude given its sign by a sentence is bound by a person, never passed unbound.
+    replace_in(root / "index.md", "; class c lies 1.8620 below zero", "")
+    result = sphinx_build(root, "-W", builder="verify")
+    assert result.returncode == 0, result.stderr
+    report = json.loads((root / "_build" / "verify" / "verification.json").read_text())
+    numbers = report["pages"][0]["numbers"]
+    unbound = [n for n in numbers if n["kind"] == "free"]
+    assert len(unbound) == 10
+    assert all("not bound" in n["provenance"] for n in unbound)
+    assert report["pages"][0]["snippets"][0]["unbound"] == 10
