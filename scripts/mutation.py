@@ -111,6 +111,8 @@ from typing import Any
 
 PROJECT = Path(__file__).resolve().parent.parent
 KINDS = ("digit", "swap", "sign", "sign-add", "operator")
+#: The report's kinds of a free digit: no name, not derived, not exempt.
+FREE_KINDS = frozenset({"free", "bound", "given"})
 EXTRA_FOLDER = "extra"  # where --extra pages go in the copied book
 
 #: A page read, in Sphinx's status stream.
@@ -1536,7 +1538,8 @@ def unmutated(report: dict[str, Any], scans: Sequence[PageScan], root: Path) -> 
         if source not in sources:
             continue
         for number in page["numbers"]:
-            if number.get("kind") not in ("named", "free") or number.get("status") != "match":
+            if (number.get("kind") not in FREE_KINDS | {"named"}
+                    or number.get("status") != "match"):
                 continue
             line, column = number.get("line"), number.get("column")
             if line is None or column is None:

@@ -430,3 +430,14 @@ def test_no_sign_is_put_on_a_product_with_a_zero_factor() -> None:
               for e in m.edits}
     assert ("0.4011", "-0.4011") not in signed
     assert ("0.1978", "-0.1978") in signed  # at the result: a sign that counts
+
+
+def test_a_bound_or_given_digit_the_scan_misses_is_reported() -> None:
+    """A free digit bound by a record file (kind ``bound``) or quoting the source (``given``) is
+    still a checked number: the scan must mutate it."""
+    scan = _scan("Text 0.5 here.\n")
+    numbers = [{"line": 1, "column": 5, "prose": "0.5", "kind": "bound", "status": "match"},
+               {"line": 1, "column": 9, "prose": "0.7", "kind": "given", "status": "match"}]
+    report = {"pages": [{"source": "/book/page.md", "numbers": numbers}]}
+    assert mutation.unmutated(report, [scan], Path("/")) == [
+        "book/page.md:1: 0.7 at column 9 is checked by the build but never mutated"]
