@@ -1,7 +1,7 @@
 """Mutation testing of the checker on the real book: every wrong number must fail the build.
 
 Usage: ``python scripts/mutation.py [--pages PAGE ...] [--extra DIR ...] [--sample N]
-[--seed S] [--all-digits] [--printed] [--subprocess] [--keep]
+[--seed S] [--all-digits] [--printed] [--bind | --no-bind] [--subprocess] [--keep]
 [--progress]``; ``make mutation`` runs every mutant of every checked page, ``make mutation
 PAGES="book/problems/a.md book/b.md"`` those of some pages, ``EXTRA=DIR`` adds pages for the
 run (``MUTATION_ARGS`` passes anything else, ``MUTATION_ARGS=--printed`` the printed class).
@@ -82,6 +82,14 @@ needs the build rather than the scan to say which numbers are free digits:
   from the others, and the summary counts it on a line of its own. A free digit may stand for
   any printed number until a binding says which one: without bindings, most of these survive.
 
+``--bind`` (on by default with ``--extra``, whose new pages have no recorded bindings;
+``--no-bind`` turns it off) first runs ``verified-bind <srcdir> --conf <confdir> --build
+<copy>/_build/bind`` in the copy, on its correct pages: it records under ``<srcdir>/_bindings/``
+which printed quantity each free digit stands for, and the baseline (a full build, since the
+tool builds elsewhere) reads them. If it exits 1 (some digits are ambiguous) its output is
+printed and the run goes on, those digits unbound; if the command is not installed in this
+interpreter's environment, a note says so and nothing is bound.
+
 No mutant leaves the page's value unchanged: a sign is neither added to nor dropped from a
 zero (``-0`` is ``0``) nor from a number whose sign cannot count (alone in ``|…|``, or in
 ``(…)`` raised to an even integer power), equal neighbours are not swapped, and an operator
@@ -136,6 +144,7 @@ PRINTED = "printed"  # the opt-in class (--printed): a free digit made another p
 ALL_KINDS = (*KINDS, PRINTED)
 #: The report's kinds of a free digit: no name, not derived, not exempt.
 FREE_KINDS = frozenset({"free", "bound", "given"})
+BIND_COMMAND = "verified-bind"
 EXTRA_FOLDER = "extra"  # where --extra pages go in the copied book
 
 #: A page read, in Sphinx's status stream.
@@ -1575,6 +1584,39 @@ def _run_snippet(path: Path, snippet_dir: Path) -> str | None:
     return result.stdout if result.ok else None
 
 
+def bind_command() -> Path | None:
+    """The ``verified-bind`` of this interpreter's environment, if it is installed."""
+    command = Path(sys.executable).parent / BIND_COMMAND
+    return command if command.is_file() and os.access(command, os.X_OK) else None
+
+
+def bind(workspace: Workspace, command: Path | None) -> int | None:
+    """Record the bindings of the copy's correct pages (``verified-bind``), before any mutant.
+
+    They are written under the copy's ``<srcdir>/_bindings/``, which its builds then read; the
+    tool's own check builds in ``_build/bind``, so the baseline is a full build that reads
+    them. Exit 1 (some digits are ambiguous) is printed and the run goes on: those digits are
+    reported unbound. Without the command (None: not installed, see :func:`bind_command`) there
+    is nothing to bind: a note, and None.
+    """
+    if command is None:
+        print(f"--bind: {BIND_COMMAND} is not installed in {Path(sys.executable).parent}; "
+              "the free digits are mutated unbound", flush=True)
+        return None
+    argv = [str(command), str(workspace.srcdir), "--conf", str(workspace.root / workspace.conf),
+            "--build", str(workspace.root / "_build" / "bind")]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=1800)
+    output = (done.stdout + done.stderr).rstrip()
+    if done.returncode == 0:
+        print(f"--bind: {BIND_COMMAND} bound every free digit", flush=True)
+    elif done.returncode == 1:
+        print(f"--bind: {BIND_COMMAND} left some digits ambiguous (exit 1); they stay "
+              f"unbound:\n{output}", flush=True)
+    else:
+        raise SystemExit(f"--bind: {BIND_COMMAND} failed (exit {done.returncode}):\n{output}")
+    return done.returncode
+
+
 def judge(mutant: Mutant, build: Build) -> tuple[bool, str]:
     """Killed: a non-zero exit and an error naming the mutated file and every mutated line."""
     errors = build.errors_at(mutant.source)
@@ -1799,12 +1841,14 @@ def mutate(
     pages: Sequence[str] | None = None,
     extras: Sequence[Path] = (),
     printed: bool = False,
+    bind_first: bool = False,
 ) -> Result:
     """The whole run in ``root`` (a fresh folder): copy the book, then :func:`mutate_copy`."""
     workspace = Workspace.create(root, project, extras)
     workspace.in_subprocess = in_subprocess
     chosen = select_pages(workspace, pages, project)
-    return mutate_copy(workspace, sample, seed, all_digits, progress, chosen, printed)
+    return mutate_copy(workspace, sample, seed, all_digits, progress, chosen, printed,
+                       bind_first)
 
 
 def mutate_copy(
@@ -1815,10 +1859,13 @@ def mutate_copy(
     progress: bool = False,
     pages: Sequence[Path] | None = None,
     printed: bool = False,
+    bind_first: bool = False,
 ) -> Result:
-    """Baseline, mutants of the pages (all, or a sample drawn with ``seed``),
+    """(Bindings,) baseline, mutants of the pages (all, or a sample drawn with ``seed``),
     verdict. ``printed`` adds the printed class (``all_digits`` too)."""
     start = time.perf_counter()
+    if bind_first:
+        bind(workspace, bind_command())
     build, report = baseline(workspace)
     scans = scan_pages(checked_pages(workspace) if pages is None else pages)
     mutants = make_mutants(scans, all_digits)
@@ -1855,6 +1902,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--printed", action="store_true",
                         help="add the printed class: each free digit made every other number "
                              "its snippet printed (large)")
+    parser.add_argument("--bind", action=argparse.BooleanOptionalAction, default=None,
+                        help=f"run {BIND_COMMAND} on the copy before mutating (default: on "
+                             "with --extra)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary copy")
     parser.add_argument("--progress", action="store_true", help="print each mutant as it runs")
     parser.add_argument("--subprocess", action="store_true",
@@ -1863,9 +1913,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     pages = [p for group in args.pages for p in group.split()] if args.pages else None
     folder = Path(tempfile.mkdtemp(prefix="mutation-"))
     try:
+        bind_first = bool(args.extra) if args.bind is None else args.bind
         result = mutate(folder / "copy", args.sample, args.seed, args.all_digits,
                         progress=args.progress, in_subprocess=args.subprocess, pages=pages,
-                        extras=args.extra, printed=args.printed)
+                        extras=args.extra, printed=args.printed, bind_first=bind_first)
         print(result.summary())
     finally:
         if args.keep:

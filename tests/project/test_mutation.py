@@ -8,7 +8,7 @@ file and line, but for the known survivors, which are held to account. A deliber
 page (the Answer wrapped in ``:::{unchecked}``) shows that the machinery does report survivors.
 The opt-in printed class (each free digit made every other number its snippet printed) is
 tested on a small book of its own; its survivors on the real book are not pinned: they wait for
-the bindings.
+the bindings (``--bind``).
 """
 
 from __future__ import annotations
@@ -560,11 +560,41 @@ def test_the_printed_class_is_opt_in(tmp_path: Path, capsys: pytest.CaptureFixtu
     mutation.main(common)
     out = capsys.readouterr().out
     assert "printed:" not in out, out
-    mutation.main([*common, "--printed"])
+    assert "--bind: " in out  # on by default with --extra (a note while it is not installed)
+    mutation.main([*common, "--printed", "--no-bind"])
     out = capsys.readouterr().out
+    assert "--bind: " not in out
     count = 2 * len(AT_4_PLACES) + len(AT_2_PLACES) + 1
     assert f"  printed: 0 mutants (of {count}), 0 killed, 0 survived\n" in out, out
     assert "    of 4 free digits: 4 mutated, 0 not matched to the scan, 0 not placed; " in out
+
+
+def _stand_in(folder: Path, status: int) -> Path:
+    """An executable in place of ``verified-bind``: it records its arguments and exits."""
+    script = folder / f"bind-{status}"
+    record = f"pathlib.Path({str(folder / 'argv')!r}).write_text('\\n'.join(sys.argv[1:]))"
+    script.write_text(f"#!{sys.executable}\nimport pathlib, sys\n{record}\n"
+                      f"print('ambiguous: page.md:3: 0.5')\nsys.exit({status})\n",
+                      encoding="utf-8")
+    script.chmod(0o755)
+    return script
+
+
+def test_bind_runs_the_binding_tool_on_the_copy_or_says_it_is_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    workspace = mutation.Workspace(tmp_path / "copy")
+    assert mutation.bind(workspace, None) is None
+    assert "--bind: verified-bind is not installed in " in capsys.readouterr().out
+    assert mutation.bind(workspace, _stand_in(tmp_path, 1)) == 1  # ambiguous: go on
+    assert (tmp_path / "argv").read_text().splitlines() == [
+        str(workspace.srcdir), "--conf", str(workspace.root / "conf"),
+        "--build", str(workspace.root / "_build" / "bind")]
+    out = capsys.readouterr().out
+    assert "left some digits ambiguous (exit 1)" in out and "ambiguous: page.md:3: 0.5" in out
+    assert mutation.bind(workspace, _stand_in(tmp_path, 0)) == 0
+    with pytest.raises(SystemExit, match=r"failed \(exit 2\):\nambiguous"):
+        mutation.bind(workspace, _stand_in(tmp_path, 2))
 
 
 def test_a_bound_or_given_digit_the_scan_misses_is_reported() -> None:
