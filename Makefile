@@ -60,7 +60,9 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench.py
 
 ## mutation: mutate every number of the book's checked pages (PAGES="book/a.md ...", EXTRA=DIR,
-## MUTATION_ARGS="--all-digits --progress ..."), one at a time; every mutant must fail the build
+## MUTATION_ARGS="--all-digits --printed --bind --sample N --progress ..."; --printed: each free
+## digit made every other printed number; --bind, on with EXTRA: verified-bind the copy first),
+## one at a time; every mutant must fail the build
 mutation: $(STAMP)
 	$(BIN)/python scripts/mutation.py $(if $(PAGES),--pages $(PAGES)) \
 		$(foreach dir,$(EXTRA),--extra $(dir)) $(MUTATION_ARGS)

@@ -1,9 +1,10 @@
 """Mutation testing of the checker on the real book: every wrong number must fail the build.
 
 Usage: ``python scripts/mutation.py [--pages PAGE ...] [--extra DIR ...] [--sample N]
-[--seed S] [--all-digits] [--subprocess] [--keep] [--progress]``; ``make mutation`` runs every
-mutant of every checked page, ``make mutation PAGES="book/problems/a.md book/b.md"`` those of
-some pages, ``EXTRA=DIR`` adds pages for the run (``MUTATION_ARGS`` passes anything else).
+[--seed S] [--all-digits] [--printed] [--bind | --no-bind] [--subprocess] [--keep]
+[--progress]``; ``make mutation`` runs every mutant of every checked page, ``make mutation
+PAGES="book/problems/a.md book/b.md"`` those of some pages, ``EXTRA=DIR`` adds pages for the
+run (``MUTATION_ARGS`` passes anything else, ``MUTATION_ARGS=--printed`` the printed class).
 
 The book (``book/``), its snippets (``scripts/snippets/``) and its configuration (``conf/``)
 are copied into a temporary folder; the real files are never touched. ``--extra DIR`` adds
@@ -62,6 +63,33 @@ The mutants of those numbers:
 * ``operator``: a binary ``+`` made ``-`` or a ``-`` made ``+``, between two operands in a
   numeric side of an equation or a numeric matrix cell.
 
+and, opt-in (``--printed``, also included by ``--all-digits``), the **printed** class, which
+needs the build rather than the scan to say which numbers are free digits:
+
+* ``printed``: each free digit replaced by every other number its snippet printed. A free
+  digit is a number that the baseline's ``verification.json`` gives the kind ``free``,
+  ``bound`` or ``given`` (neither named nor derived nor exempt), matched to the scan's number
+  on its line with the same digits (the one at its column, if several are). Its snippet is the
+  one the report says owns it (a Variation's own ``check-numeric … :scope: section``); what it
+  printed is the build's own run (from the snippet cache, by the report's key; run by the
+  extension's engine if the entry is missing), read by the checker's transcript reader. Each
+  distinct printed number is written at the prose number's decimal places, rounded half-even,
+  with its sign (``0.6285`` becomes ``-0.5800`` for a printed -0.58; the prose's own minus,
+  ``−`` or ``-``, and a written ``+`` are kept). A replacement that writes the prose's own
+  value is skipped (and, where the sign cannot count, its magnitude), and so is a number in
+  scientific notation; numbers not matched or not placed are listed and counted, not failed.
+  The class is free digits × printed numbers, so it is large: ``--sample`` draws from it as
+  from the others, and the summary counts it on a line of its own. A free digit may stand for
+  any printed number until a binding says which one: without bindings, most of these survive.
+
+``--bind`` (on by default with ``--extra``, whose new pages have no recorded bindings;
+``--no-bind`` turns it off) first runs ``verified-bind <srcdir> --conf <confdir> --build
+<copy>/_build/bind`` in the copy, on its correct pages: it records under ``<srcdir>/_bindings/``
+which printed quantity each free digit stands for, and the baseline (a full build, since the
+tool builds elsewhere) reads them. If it exits 1 (some digits are ambiguous) its output is
+printed and the run goes on, those digits unbound; if the command is not installed in this
+interpreter's environment, a note says so and nothing is bound.
+
 No mutant leaves the page's value unchanged: a sign is neither added to nor dropped from a
 zero (``-0`` is ``0``) nor from a number whose sign cannot count (alone in ``|…|``, or in
 ``(…)`` raised to an even integer power), equal neighbours are not swapped, and an operator
@@ -81,8 +109,9 @@ numbers.
 
 Every surviving and every unapplied mutant is printed (file:line, what changed, the line
 before and after, what the build did), then the numbers the checker checked (its
-``verification.json``) that the scan did not mutate (a hole in this scan), the counts per kind
-and the kill rate. The exit status is 1 if any mutant survived or was unapplied, any checked
+``verification.json``) that the scan did not mutate (a hole in this scan), with ``--printed``
+the free digits it could not match or place, the counts per kind and the kill rate. The exit
+status is 1 if any mutant survived or was unapplied (of the printed class too), any checked
 number was not mutated, or the restored copy does not build as before.
 """
 
@@ -105,12 +134,17 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation, localcontext
 from pathlib import Path
 from typing import Any
 
 PROJECT = Path(__file__).resolve().parent.parent
-KINDS = ("digit", "swap", "sign", "sign-add", "operator")
+KINDS = ("digit", "swap", "sign", "sign-add", "operator")  # the default classes
+PRINTED = "printed"  # the opt-in class (--printed): a free digit made another printed number
+ALL_KINDS = (*KINDS, PRINTED)
+#: The report's kinds of a free digit: no name, not derived, not exempt.
+FREE_KINDS = frozenset({"free", "bound", "given"})
+BIND_COMMAND = "verified-bind"
 EXTRA_FOLDER = "extra"  # where --extra pages go in the copied book
 
 #: A page read, in Sphinx's status stream.
@@ -1030,7 +1064,7 @@ _WHERE = {"math": "in math", "cell": "in a matrix", "text": "in text"}
 class Mutant:
     """One deliberate mistake in one page: one edit, or two for a swap."""
 
-    kind: str  # one of KINDS
+    kind: str  # one of ALL_KINDS
     source: Path
     edits: tuple[Edit, ...]
     label: str  # where it stands: "in math", "in text", "in a matrix", "in a tuple"
@@ -1144,6 +1178,130 @@ def make_mutants(scans: Iterable[PageScan], all_digits: bool = False) -> list[Mu
         for operator in scan.operators:
             mutants.extend(operator_mutants(scan.source, operator))
     return list(dict.fromkeys(mutants))
+
+
+# -- the printed class: a free digit made another number its snippet printed ----------------
+
+
+@dataclass
+class PrintedScan:
+    """What the printed class made of the report's free digits, for the summary."""
+
+    free: int = 0  # free digits (kinds free, bound, given) on the mutated pages
+    mutated: int = 0  # those matched to a scanned number, with mutants
+    unmatched: list[str] = field(default_factory=list)  # no scanned number there with its digits
+    unplaced: list[str] = field(default_factory=list)  # scientific, or no output of its snippet
+    equal: int = 0  # replacements skipped: they write the prose's own value
+
+
+def printed_values(stdout: str) -> list[Decimal]:
+    """The distinct finite numbers a snippet printed, in the order printed.
+
+    Read by the checker's own transcript reader: what the checker takes for printed numbers
+    (its pool for free digits) is exactly what the mutants are made of.
+    """
+    from verified_problems.core import read_transcript
+
+    values = (Decimal(text) for text in read_transcript(stdout).numbers)
+    return list(dict.fromkeys(v for v in values if v.is_finite()))
+
+
+def decimal_places(text: str) -> int | None:
+    """How many places a number is written to; None in scientific notation (no fixed places)."""
+    if "e" in text.lower():
+        return None
+    return len(text.partition(".")[2])
+
+
+def render(value: Decimal, places: int) -> str:
+    """``value`` at ``places`` decimal places, rounded half-even; a zero has no minus."""
+    with localcontext() as context:
+        context.prec = max(28, len(value.as_tuple().digits) + places + 2)  # no overflow
+        rounded = value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
+    return f"{abs(rounded) if rounded == 0 else rounded:f}"
+
+
+def _signed(number: Number, rendered: str) -> str:
+    """The rendered number with the prose's own signs: its minus (``−``) or its ``+``."""
+    written = number.sign.strip()
+    if rendered.startswith("-"):
+        return (written if written in ("-", "−") else "-") + rendered[1:]
+    return "+" + rendered if written == "+" else rendered
+
+
+def printed_mutants(source: Path, number: Number,
+                    printed: Sequence[Decimal]) -> tuple[list[Mutant], int]:
+    """``number`` replaced by each printed value, at its places; and how many were skipped.
+
+    A replacement is skipped when it writes the number's own value (the one printed, or one
+    that rounds to it), or, where its sign cannot count (``|x|``, ``(x)^2``), its magnitude.
+    """
+    places = decimal_places(number.text)
+    assert places is not None, "scientific notation is not placed"
+    mutants: dict[str, Mutant] = {}
+    skipped = 0
+    for value in printed:
+        rendered = render(value, places)
+        same = (abs(Decimal(rendered)) == abs(number.value) if number.unsigned
+                else Decimal(rendered) == number.value)
+        if same:
+            skipped += 1
+            continue
+        new = _signed(number, rendered)
+        edit = Edit(number.line, number.start, number.written, new)
+        mutants.setdefault(new, Mutant(PRINTED, source, (edit,), _label(number)))
+    return list(mutants.values()), skipped
+
+
+def _digits(prose: str) -> str:
+    """A report's prose number as the scan writes its digits: no sign, no percent sign."""
+    return prose.strip().lstrip("+-−").strip().removesuffix("%").removesuffix("\\").strip()
+
+
+def match_number(record: dict[str, Any], scan: PageScan) -> Number | None:
+    """The scanned number a report's number is: on its line, with its digits (at its column
+    if several are)."""
+    digits = _digits(str(record.get("prose", "")))
+    same = [n for n in scan.numbers if n.line == record.get("line") and n.text == digits]
+    at = [n for n in same if record.get("column") in (n.column, n.start)]
+    if at:
+        return at[0]
+    return same[0] if len(same) == 1 else None
+
+
+def make_printed_mutants(
+    report: dict[str, Any], scans: Iterable[PageScan], outputs: dict[tuple[str, str], str],
+    root: Path,
+) -> tuple[list[Mutant], PrintedScan]:
+    """The printed class of the scanned pages: each free digit of the report made each other
+    number its snippet printed (``outputs``: stdout by page source and snippet name)."""
+    by_source = {scan.source.resolve(): scan for scan in scans}
+    stats = PrintedScan()
+    mutants: list[Mutant] = []
+    for page in report["pages"]:
+        scan = by_source.get(Path(page["source"]).resolve())
+        if scan is None:
+            continue
+        for record in page["numbers"]:
+            if record.get("kind") not in FREE_KINDS:
+                continue
+            stats.free += 1
+            where = (f"{_relative(scan.source, root)}:{record.get('line')}: "
+                     f"{record.get('prose')} ({record.get('kind')}, {record.get('snippet')})")
+            number = match_number(record, scan)
+            stdout = outputs.get((page["source"], record.get("snippet", "")))
+            if decimal_places(_digits(str(record.get("prose", "")))) is None:
+                stats.unplaced.append(f"{where}: in scientific notation")
+            elif number is None:
+                stats.unmatched.append(where)
+            elif stdout is None:
+                stats.unplaced.append(f"{where}: its snippet's output was not found")
+            else:
+                made, skipped = printed_mutants(scan.source, number, printed_values(stdout))
+                mutants.extend(made)
+                stats.equal += skipped
+                stats.mutated += 1
+    return list(dict.fromkeys(mutants)), stats
 
 
 def apply_edits(text: str, edits: Iterable[Edit]) -> str:
@@ -1347,6 +1505,45 @@ class Workspace:
             page["source"] = str(self.srcdir / page["source"])
         return data
 
+    def snippet_folders(self) -> tuple[Path, Path]:
+        """The copy's snippet cache and snippet folder, as its ``conf.py`` sets them.
+
+        The extension's documented defaults otherwise: ``<doctrees>/snippet-cache``, and
+        ``scripts/snippets`` beside ``conf.py``.
+        """
+        from sphinx.config import Config
+        from sphinx.util.tags import Tags
+
+        confdir = self.root / self.conf
+        config = Config.read(confdir, overrides={}, tags=Tags())
+        config.add("verified_cache_dir", "", "", (str,))
+        config.add("verified_snippet_dir", "scripts/snippets", "", (str,))
+        cache = str(config.verified_cache_dir)
+        doctrees = self.root / "_build" / "doctrees"
+        return ((confdir / cache).resolve() if cache else doctrees / "snippet-cache",
+                (confdir / str(config.verified_snippet_dir)).resolve())
+
+    def snippet_outputs(self, report: dict[str, Any]) -> dict[tuple[str, str], str]:
+        """What each snippet of a report printed, by page source and snippet name.
+
+        The build's own run, from the snippet cache by the key the report gives; a snippet
+        whose entry is not there (a cache that could not be written) is run as the build runs
+        it, by the extension's engine.
+        """
+        from verified_problems.engine.cache import ResultCache
+
+        cache_dir, snippet_dir = self.snippet_folders()
+        cache = ResultCache(cache_dir)
+        outputs: dict[tuple[str, str], str] = {}
+        for page in report["pages"]:
+            for record in page["snippets"]:
+                hit = cache.get(record["key"], snippet_dir)
+                stdout = (hit.stdout if hit is not None
+                          else _run_snippet(snippet_dir / record["snippet"], snippet_dir))
+                if stdout is not None:
+                    outputs.setdefault((page["source"], record["snippet"]), stdout)
+        return outputs
+
     def write(self, path: Path, data: bytes) -> None:
         """Write a page and give it an mtime later than any before, so Sphinx re-reads it.
 
@@ -1377,6 +1574,49 @@ class Workspace:
                        excerpts=excerpts)
 
 
+def _run_snippet(path: Path, snippet_dir: Path) -> str | None:
+    """A snippet's stdout, run by the extension's engine with its default limits (None: it
+    failed)."""
+    from verified_problems.engine.runner import Runner, SnippetRequest
+
+    with Runner(None, jobs=1) as runner:
+        result = runner.run(SnippetRequest(path.resolve(), snippet_dir))
+    return result.stdout if result.ok else None
+
+
+def bind_command() -> Path | None:
+    """The ``verified-bind`` of this interpreter's environment, if it is installed."""
+    command = Path(sys.executable).parent / BIND_COMMAND
+    return command if command.is_file() and os.access(command, os.X_OK) else None
+
+
+def bind(workspace: Workspace, command: Path | None) -> int | None:
+    """Record the bindings of the copy's correct pages (``verified-bind``), before any mutant.
+
+    They are written under the copy's ``<srcdir>/_bindings/``, which its builds then read; the
+    tool's own check builds in ``_build/bind``, so the baseline is a full build that reads
+    them. Exit 1 (some digits are ambiguous) is printed and the run goes on: those digits are
+    reported unbound. Without the command (None: not installed, see :func:`bind_command`) there
+    is nothing to bind: a note, and None.
+    """
+    if command is None:
+        print(f"--bind: {BIND_COMMAND} is not installed in {Path(sys.executable).parent}; "
+              "the free digits are mutated unbound", flush=True)
+        return None
+    argv = [str(command), str(workspace.srcdir), "--conf", str(workspace.root / workspace.conf),
+            "--build", str(workspace.root / "_build" / "bind")]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=1800)
+    output = (done.stdout + done.stderr).rstrip()
+    if done.returncode == 0:
+        print(f"--bind: {BIND_COMMAND} bound every free digit", flush=True)
+    elif done.returncode == 1:
+        print(f"--bind: {BIND_COMMAND} left some digits ambiguous (exit 1); they stay "
+              f"unbound:\n{output}", flush=True)
+    else:
+        raise SystemExit(f"--bind: {BIND_COMMAND} failed (exit {done.returncode}):\n{output}")
+    return done.returncode
+
+
 def judge(mutant: Mutant, build: Build) -> tuple[bool, str]:
     """Killed: a non-zero exit and an error naming the mutated file and every mutated line."""
     errors = build.errors_at(mutant.source)
@@ -1405,6 +1645,7 @@ class Result:
     seconds: float
     final_ok: bool
     final_problem: str = ""
+    printed: PrintedScan | None = None  # the printed class, when it was asked for
 
     @property
     def total(self) -> int:
@@ -1439,6 +1680,9 @@ class Result:
             out.append(f"UNAPPLIED {outcome.mutant.describe(self.root)}: {outcome.reason}")
         for problem in self.unscanned:
             out.append(f"NOT MUTATED {problem}")
+        if self.printed is not None:
+            out.extend(f"NOT MATCHED (printed) {where}" for where in self.printed.unmatched)
+            out.extend(f"NOT PLACED (printed) {where}" for where in self.printed.unplaced)
         if not self.final_ok:
             out.append(f"NOT RESTORED {self.final_problem}")
         applied = [o for o in self.outcomes if o.applied]
@@ -1448,11 +1692,16 @@ class Result:
         out.append(f"mutants: {len(self.outcomes)}, killed: {killed} ({rate:.1f}%), "
                    f"survived: {len(self.survivors)}, unapplied: {len(self.unapplied)}"
                    + (f" [sample of {self.total}]" if len(self.outcomes) < self.total else ""))
-        for kind in KINDS:
+        for kind in KINDS if self.printed is None else ALL_KINDS:
             mine = [o for o in self.outcomes if o.mutant.kind == kind]
             of = (f" (of {self.generated[kind]})" if len(mine) < self.generated[kind] else "")
             out.append(f"  {kind}: {len(mine)} mutants{of}, {sum(o.killed for o in mine)} killed, "
                        f"{sum(o.applied and not o.killed for o in mine)} survived")
+        if self.printed is not None:
+            scan = self.printed
+            out.append(f"    of {scan.free} free digits: {scan.mutated} mutated, "
+                       f"{len(scan.unmatched)} not matched to the scan, {len(scan.unplaced)} "
+                       f"not placed; {scan.equal} replacements skipped (the prose's own value)")
         out.append(f"time: {self.seconds:.1f} s in all (baseline build "
                    f"{self.baseline_seconds:.1f} s)")
         if count:
@@ -1536,7 +1785,8 @@ def unmutated(report: dict[str, Any], scans: Sequence[PageScan], root: Path) -> 
         if source not in sources:
             continue
         for number in page["numbers"]:
-            if number.get("kind") not in ("named", "free") or number.get("status") != "match":
+            if (number.get("kind") not in FREE_KINDS | {"named"}
+                    or number.get("status") != "match"):
                 continue
             line, column = number.get("line"), number.get("column")
             if line is None or column is None:
@@ -1590,12 +1840,15 @@ def mutate(
     in_subprocess: bool = False,
     pages: Sequence[str] | None = None,
     extras: Sequence[Path] = (),
+    printed: bool = False,
+    bind_first: bool = False,
 ) -> Result:
     """The whole run in ``root`` (a fresh folder): copy the book, then :func:`mutate_copy`."""
     workspace = Workspace.create(root, project, extras)
     workspace.in_subprocess = in_subprocess
     chosen = select_pages(workspace, pages, project)
-    return mutate_copy(workspace, sample, seed, all_digits, progress, chosen)
+    return mutate_copy(workspace, sample, seed, all_digits, progress, chosen, printed,
+                       bind_first)
 
 
 def mutate_copy(
@@ -1605,18 +1858,29 @@ def mutate_copy(
     all_digits: bool = False,
     progress: bool = False,
     pages: Sequence[Path] | None = None,
+    printed: bool = False,
+    bind_first: bool = False,
 ) -> Result:
-    """Baseline, mutants of the pages (all, or a sample drawn with ``seed``), verdict."""
+    """(Bindings,) baseline, mutants of the pages (all, or a sample drawn with ``seed``),
+    verdict. ``printed`` adds the printed class (``all_digits`` too)."""
     start = time.perf_counter()
+    if bind_first:
+        bind(workspace, bind_command())
     build, report = baseline(workspace)
     scans = scan_pages(checked_pages(workspace) if pages is None else pages)
     mutants = make_mutants(scans, all_digits)
+    printed_scan = None
+    if printed or all_digits:
+        more, printed_scan = make_printed_mutants(
+            report, scans, workspace.snippet_outputs(report), workspace.root)
+        mutants = list(dict.fromkeys([*mutants, *more]))
     missed = unmutated(report, scans, workspace.root)
     generated = Counter(m.kind for m in mutants)
     if sample is not None and sample < len(mutants):
         mutants = random.Random(seed).sample(mutants, sample)
     result = run_mutants(workspace, mutants, report, generated, missed, build.seconds,
                          progress)
+    result.printed = printed_scan
     result.seconds = time.perf_counter() - start
     return result
 
@@ -1633,7 +1897,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="run a random sample of N mutants (default: all)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the sample")
     parser.add_argument("--all-digits", action="store_true",
-                        help="mutate every digit position, not only the last digit")
+                        help="mutate every digit position, not only the last digit "
+                             "(and add the printed class)")
+    parser.add_argument("--printed", action="store_true",
+                        help="add the printed class: each free digit made every other number "
+                             "its snippet printed (large)")
+    parser.add_argument("--bind", action=argparse.BooleanOptionalAction, default=None,
+                        help=f"run {BIND_COMMAND} on the copy before mutating (default: on "
+                             "with --extra)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary copy")
     parser.add_argument("--progress", action="store_true", help="print each mutant as it runs")
     parser.add_argument("--subprocess", action="store_true",
@@ -1642,9 +1913,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     pages = [p for group in args.pages for p in group.split()] if args.pages else None
     folder = Path(tempfile.mkdtemp(prefix="mutation-"))
     try:
+        bind_first = bool(args.extra) if args.bind is None else args.bind
         result = mutate(folder / "copy", args.sample, args.seed, args.all_digits,
                         progress=args.progress, in_subprocess=args.subprocess, pages=pages,
-                        extras=args.extra)
+                        extras=args.extra, printed=args.printed, bind_first=bind_first)
         print(result.summary())
     finally:
         if args.keep:

@@ -6,12 +6,16 @@ in math): one digit changed, two neighbouring entries swapped, a minus dropped o
 is applied to a copy of the real book, and each must fail the build with an error naming its
 file and line, but for the known survivors, which are held to account. A deliberately blind
 page (the Answer wrapped in ``:::{unchecked}``) shows that the machinery does report survivors.
+The opt-in printed class (each free digit made every other number its snippet printed) is
+tested on a small book of its own; its survivors on the real book are not pinned: they wait for
+the bindings (``--bind``).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -424,3 +428,175 @@ def test_no_sign_is_put_on_a_product_with_a_zero_factor() -> None:
               for e in m.edits}
     assert ("0.4011", "-0.4011") not in signed
     assert ("0.1978", "-0.1978") in signed  # at the result: a sign that counts
+
+
+# -- the printed class: a free digit made each other number its snippet printed ---------------
+
+PRINTED_PAGE = """\
+# Probabilities
+
+The largest probability, 0.6285, is the third; the logit is $-0.58$.
+
+Said again on another line: 0.6285.
+
+$$
+p_3 = 0.6285
+$$
+
+:::{check-numeric} probs.py
+:::
+
+## Variation
+
+With other scores the largest is 0.9000.
+
+:::{check-numeric} variation.py
+:scope: section
+:::
+"""
+
+PRINTED_SNIPPETS = {
+    "probs.py": 'import numpy as np\n\np = np.array([0.2285, 0.143, 0.6285])\nprint("p =", p)\n'
+                'print("logit =", -0.58)\nprint("total =", 1.0)\nprint("near =", 0.62849)\n'
+                'print("e =", 2.71828)\nprint("tiny =", 0.00025)\n',
+    "variation.py": 'print("q =", [0.05, 0.05, 0.9])\n',
+}
+
+#: What each printed number of probs.py becomes at 4 places (0.6285's) and at 2 (-0.58's):
+#: 0.62849 writes 0.6285 itself (skipped), 0.00025 is 0.0002 half-even, the minus is kept.
+AT_4_PLACES = {"0.2285", "0.1430", "-0.5800", "1.0000", "2.7183", "0.0002"}
+AT_2_PLACES = {"0.23", "0.14", "0.63", "1.00", "2.72", "0.00"}
+
+
+def _printed_project(folder: Path) -> Path:
+    """A self-contained book (conf.py beside the page) for the printed class."""
+    (folder / "scripts" / "snippets").mkdir(parents=True)
+    (folder / "conf.py").write_text(
+        'extensions = ["myst_parser", "verified_problems"]\n'
+        'myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]\n'
+        'exclude_patterns = ["_build"]\n', encoding="utf-8")
+    (folder / "index.md").write_text(PRINTED_PAGE, encoding="utf-8")
+    for name, code in PRINTED_SNIPPETS.items():
+        (folder / "scripts" / "snippets" / name).write_text(code, encoding="utf-8")
+    return folder
+
+
+def test_a_printed_replacement_keeps_the_places_and_the_signs_and_rounds_half_even() -> None:
+    assert mutation.render(mutation.Decimal("0.00025"), 4) == "0.0002"  # half-even
+    assert mutation.render(mutation.Decimal("0.00035"), 4) == "0.0004"
+    assert mutation.render(mutation.Decimal("-0.00001"), 4) == "0.0000"  # a zero has no minus
+    assert mutation.render(mutation.Decimal("6.02214076e23"), 1) == "602214076000000000000000.0"
+    scan = _scan("Text −0.5 and $(0.25)^2 = 0.0625$ and $+0.5 = x$.\n")
+    minus, squared, _power, _result, plus = scan.numbers
+    values = [mutation.Decimal(v) for v in ("-0.25", "0.75", "-0.5", "0.49", "-0.26")]
+    made, skipped = mutation.printed_mutants(Path("/book/page.md"), minus, values)
+    # its own minus (U+2212) on a negative, none on a positive; -0.5 and 0.49 write -0.5 and
+    # 0.5: the second is a mutant, the first is the prose itself
+    assert [m.edits[0].new for m in made] == ["−0.2", "0.8", "0.5", "−0.3"]
+    assert skipped == 1
+    assert {m.kind for m in made} == {"printed"} and made[0].edits[0].old == "−0.5"
+    # under an even power the sign does not count: -0.25 is the prose's value there
+    made, skipped = mutation.printed_mutants(Path("/book/page.md"), squared, values[:2])
+    assert [m.edits[0].new for m in made] == ["0.75"] and skipped == 1
+    made, _skipped = mutation.printed_mutants(Path("/book/page.md"), plus, values[:2])
+    assert [m.edits[0].new for m in made] == ["-0.2", "+0.8"]  # a written + stays
+
+
+@pytest.mark.slow
+def test_the_printed_class_of_a_small_page(tmp_path: Path) -> None:
+    workspace = mutation.Workspace.from_folder(_printed_project(tmp_path / "project"),
+                                               tmp_path / "copy")
+    _build, report = mutation.baseline(workspace)
+    scans = mutation.scan_pages(mutation.checked_pages(workspace))
+    mutants, stats = mutation.make_printed_mutants(
+        report, scans, workspace.snippet_outputs(report), workspace.root)
+    made = {(m.lines[0], m.edits[0].old, m.edits[0].new) for m in mutants}
+    assert made == (
+        {(3, "0.6285", new) for new in AT_4_PLACES} | {(3, "-0.58", new) for new in AT_2_PLACES}
+        | {(5, "0.6285", new) for new in AT_4_PLACES}  # the same digits on its own line
+        | {(16, "0.9000", "0.0500")})  # the Variation's number: its own snippet's numbers
+    assert len(mutants) == len(made)  # one mutant per distinct replacement
+    line = PRINTED_PAGE.splitlines()[4]
+    assert {m.edits[0].column for m in mutants if m.lines == (5,)} == {line.index("0.6285")}
+    # p_3 = 0.6285 is named: not a free digit; 0.6285 and 0.62849 skipped twice, -0.58 once,
+    # 0.9 once (0.05 printed twice is one number)
+    assert (stats.free, stats.mutated, stats.unmatched, stats.unplaced, stats.equal) == (
+        4, 4, [], [], 2 + 1 + 2 + 1)
+    result = mutation.run_mutants(workspace, mutants, report)
+    assert result.final_ok and not result.unapplied, result.summary()
+    for outcome in result.outcomes:  # killed only by an error at the changed line
+        if outcome.killed:
+            assert "[verified." in outcome.reason, outcome.reason
+
+
+def test_a_free_digit_is_matched_to_the_scanned_number_on_its_line() -> None:
+    scan = _scan(PRINTED_PAGE)
+    record = {"line": 5, "column": None, "prose": "0.6285", "kind": "free"}
+    assert mutation.match_number(record, scan).line == 5
+    record = {"line": 3, "column": 61, "prose": "-0.58", "kind": "free"}  # at the minus
+    assert mutation.match_number(record, scan).written == "-0.58"
+    assert mutation.match_number({**record, "prose": "0.6285", "line": 4}, scan) is None
+    twice = _scan("Both 0.5 and 0.5.\n")
+    assert mutation.match_number({"line": 1, "column": None, "prose": "0.5"}, twice) is None
+    assert mutation.match_number({"line": 1, "column": 13, "prose": "0.5"}, twice).column == 13
+
+
+@pytest.mark.slow
+def test_the_printed_class_is_opt_in(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Off by default; ``--printed`` (or ``--all-digits``) adds it, sampled and counted apart."""
+    extra = tmp_path / "extra"
+    project = _printed_project(tmp_path / "project")
+    (extra / "pages").mkdir(parents=True)
+    shutil.copy(project / "index.md", extra / "pages" / "probabilities.md")
+    shutil.copytree(project / "scripts" / "snippets", extra / "snippets")
+    page = str(extra / "pages" / "probabilities.md")
+    common = ["--extra", str(extra), "--pages", page, "--sample", "0"]
+    mutation.main(common)
+    out = capsys.readouterr().out
+    assert "printed:" not in out, out
+    assert "--bind: " in out  # on by default with --extra (a note while it is not installed)
+    mutation.main([*common, "--printed", "--no-bind"])
+    out = capsys.readouterr().out
+    assert "--bind: " not in out
+    count = 2 * len(AT_4_PLACES) + len(AT_2_PLACES) + 1
+    assert f"  printed: 0 mutants (of {count}), 0 killed, 0 survived\n" in out, out
+    assert "    of 4 free digits: 4 mutated, 0 not matched to the scan, 0 not placed; " in out
+
+
+def _stand_in(folder: Path, status: int) -> Path:
+    """An executable in place of ``verified-bind``: it records its arguments and exits."""
+    script = folder / f"bind-{status}"
+    record = f"pathlib.Path({str(folder / 'argv')!r}).write_text('\\n'.join(sys.argv[1:]))"
+    script.write_text(f"#!{sys.executable}\nimport pathlib, sys\n{record}\n"
+                      f"print('ambiguous: page.md:3: 0.5')\nsys.exit({status})\n",
+                      encoding="utf-8")
+    script.chmod(0o755)
+    return script
+
+
+def test_bind_runs_the_binding_tool_on_the_copy_or_says_it_is_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    workspace = mutation.Workspace(tmp_path / "copy")
+    assert mutation.bind(workspace, None) is None
+    assert "--bind: verified-bind is not installed in " in capsys.readouterr().out
+    assert mutation.bind(workspace, _stand_in(tmp_path, 1)) == 1  # ambiguous: go on
+    assert (tmp_path / "argv").read_text().splitlines() == [
+        str(workspace.srcdir), "--conf", str(workspace.root / "conf"),
+        "--build", str(workspace.root / "_build" / "bind")]
+    out = capsys.readouterr().out
+    assert "left some digits ambiguous (exit 1)" in out and "ambiguous: page.md:3: 0.5" in out
+    assert mutation.bind(workspace, _stand_in(tmp_path, 0)) == 0
+    with pytest.raises(SystemExit, match=r"failed \(exit 2\):\nambiguous"):
+        mutation.bind(workspace, _stand_in(tmp_path, 2))
+
+
+def test_a_bound_or_given_digit_the_scan_misses_is_reported() -> None:
+    """A free digit bound by a record file (kind ``bound``) or quoting the source (``given``) is
+    still a checked number: the scan must mutate it."""
+    scan = _scan("Text 0.5 here.\n")
+    numbers = [{"line": 1, "column": 5, "prose": "0.5", "kind": "bound", "status": "match"},
+               {"line": 1, "column": 9, "prose": "0.7", "kind": "given", "status": "match"}]
+    report = {"pages": [{"source": "/book/page.md", "numbers": numbers}]}
+    assert mutation.unmutated(report, [scan], Path("/")) == [
+        "book/page.md:1: 0.7 at column 9 is checked by the build but never mutated"]
