@@ -6,6 +6,7 @@ A screenshot of the page is saved to ``tests/artifacts/`` for a person to look a
 
 from __future__ import annotations
 
+import base64
 import functools
 import http.server
 import os
@@ -37,20 +38,39 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The real book, built and served on 127.0.0.1 for the length of the module."""
-    out = tmp_path_factory.mktemp("site")
-    env = {**os.environ, "SOURCE_DATE_EPOCH": "1767225600"}
-    command = [sys.executable, "-m", "sphinx", "-q", "-b", "html", "-c", str(PROJECT / "conf"),
-               "-d", str(out / "doctrees"), str(PROJECT / "book"), str(out / "html")]
-    subprocess.run(command, check=True, env=env, timeout=300)
-    handler = functools.partial(_QuietHandler, directory=str(out / "html"))
+def _serve(folder: Any) -> Iterator[str]:
+    """Serve a built HTML folder on 127.0.0.1 until the generator is closed."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
+
+
+def _build(source: Any, out: Any, *options: str) -> None:
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1767225600"}
+    command = [sys.executable, "-m", "sphinx", "-q", "-b", "html", *options,
+               "-d", str(out / "doctrees"), str(source), str(out / "html")]
+    subprocess.run(command, check=True, env=env, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real book, built and served on 127.0.0.1 for the length of the module."""
+    out = tmp_path_factory.mktemp("site")
+    _build(PROJECT / "book", out, "-c", str(PROJECT / "conf"))
+    yield from _serve(out / "html")
+
+
+@pytest.fixture(scope="module")
+def marks_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The provenance test root (digits of every kind in math, text and a table), with the
+    book's offline MathJax."""
+    out = tmp_path_factory.mktemp("marks")
+    root = shutil.copytree(PROJECT / "tests" / "roots" / "test-provenance", out / "src")
+    _build(root, out, "-D", "extensions=myst_parser,verified_problems,sphinx-mathjax-offline")
+    yield from _serve(out / "html")
 
 
 @pytest.fixture(scope="module")
@@ -135,3 +155,142 @@ def test_screenshots_light_dark_and_phone(browser: Any, site: str) -> None:
     )
     assert colour not in ("rgb(0, 0, 0)", "rgb(34, 34, 34)"), "dark text on the dark theme"
     dark.close()
+
+
+# -- the reader's view of provenance --------------------------------------------------------
+
+
+def test_hovering_a_digit_of_math_shows_its_provenance(browser: Any, marks_site: str) -> None:
+    page = _open(browser, f"{marks_site}/index.html")
+    for tip in ["z_1_minus_max[1], printed 0. (provenance.py)",  # named, a zero
+                "derived: \\tfrac{0.35}{0.25} (provenance.py)",
+                "given in the snippet's source: beta_1 = 0.9 (provenance.py)"]:
+        mark = page.locator(f"mjx-math mjx-maction.verified-ok[title={_quoted(tip)}]").first
+        mark.hover()
+        box = mark.bounding_box()
+        assert box is not None
+        shown = page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y).closest('[title]').title",
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+        assert shown == tip  # MathJax shows a text tooltip as the title of what is hovered
+    page.close()
+
+
+def test_focusing_a_digit_of_text_shows_its_provenance(browser: Any, marks_site: str) -> None:
+    page = _open(browser, f"{marks_site}/index.html")
+    digit = page.locator("p span.verified-digit").first
+    assert digit.inner_text() == "0.6"
+    tip = "derived: elsewhere on this page (provenance.py)"
+    shown = "() => getComputedStyle(document.activeElement, '::after').content"
+    digit.focus()
+    assert page.evaluate(shown) == f'"{tip}"'
+    assert page.evaluate("() => getComputedStyle(document.activeElement, '::after').display") \
+        == "block"
+    page.keyboard.press("Tab")  # the next digit, from the keyboard
+    assert page.evaluate("() => document.activeElement.textContent") == "0.01"
+    assert page.evaluate(shown) == "\"given in the snippet's source (provenance.py)\""
+    page.screenshot(path=str(ARTIFACTS / "provenance-focus.png"))
+    unbound = page.locator("p span.verified-digit.verified-unbound").first
+    assert unbound.get_attribute("title", timeout=1000).startswith(
+        "matched a printed number but not bound to one")
+    page.close()
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+_EDGE = """async (png) => {
+  const image = new Image();
+  image.src = 'data:image/png;base64,' + png;
+  await image.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = image.width; canvas.height = image.height;
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  const pixels = context.getImageData(0, 0, image.width, image.height).data;
+  const rows = [];
+  for (let y = 0; y < image.height; y++) {
+    let brightest = 0;
+    for (let x = 0; x < image.width; x++) {
+      const at = 4 * (y * image.width + x);
+      brightest = Math.max(brightest, (pixels[at] + pixels[at + 1] + pixels[at + 2]) / 3);
+    }
+    rows.push(brightest);
+  }
+  return Math.max(...rows);
+}"""
+
+
+def _right_edge(page: Any, box: Any) -> float:
+    """The brightest row of the 3 px at the right edge of a box as the screen shows it."""
+    box.scroll_into_view_if_needed()
+    rect = box.bounding_box()
+    clip = {"x": rect["x"] + rect["width"] - 4, "y": rect["y"], "width": 3,
+            "height": rect["height"]}
+    png = base64.b64encode(page.screenshot(clip=clip)).decode()
+    return float(page.evaluate(_EDGE, png))
+
+
+def test_wide_math_on_a_phone_scrolls_in_its_box_with_a_cue(browser: Any, site: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone = _open(browser, f"{site}/{PAGE}", width=390)
+    boxes = phone.locator("div.math > mjx-container[display='true']")
+    sizes = boxes.evaluate_all("(all) => all.map(b => [b.scrollWidth, b.clientWidth])")
+    wide = [i for i, (scroll, client) in enumerate(sizes) if scroll > client + 1]
+    narrow = [i for i, (scroll, client) in enumerate(sizes) if scroll <= client]
+    assert len(wide) >= 3, sizes  # the a_1 line, A and O of the Answer, …
+    answer = boxes.nth(_answer(phone, boxes))
+    assert _answer(phone, boxes) in wide
+    assert answer.evaluate("(b) => getComputedStyle(b).overflowX") == "auto"
+    # The shadow at the right edge covers the whole height of a box that scrolls (at least one
+    # row of its edge is pure background otherwise: there, between the matrix's rows).
+    assert _right_edge(phone, answer) < 235
+    assert _right_edge(phone, boxes.nth(narrow[0])) > 250
+    answer.scroll_into_view_if_needed()
+    phone.screenshot(path=str(ARTIFACTS / "ii-3-b01-phone-math.png"))
+    overflow = phone.evaluate(
+        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 1, "the page scrolls sideways on a phone"
+    phone.close()
+
+
+def _answer(page: Any, boxes: Any) -> int:
+    """The index of the Answer's display math (A and O) among the page's display math."""
+    texts = boxes.evaluate_all(
+        "(all) => all.map(b => b.closest('section') && b.closest('section').id)")
+    return texts.index("answer")
+
+
+def test_the_variation_answer_and_its_transcript_open_together(browser: Any, site: str) -> None:
+    page = _open(browser, f"{site}/{PAGE}")
+    variation = page.locator("section#variation")
+    transcript = variation.locator("details.verified-transcript pre")
+    assert transcript.count() == 1
+    assert "O = [[1.6044" in (transcript.text_content() or "")
+    assert not transcript.is_visible()
+    assert not variation.locator("p.verified-verdict").is_visible()
+    variation.locator("details.sd-dropdown > summary").click()
+    assert transcript.is_visible()
+    assert variation.locator("p.verified-verdict").is_visible()
+    page.close()
+
+
+def test_the_verification_table_fits_a_1280_px_window(browser: Any, site: str) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{site}/verification.html")  # no math on it: MathJax is not loaded
+    # A snippet in a folder of its own, with a long name: it wraps, the table does not widen.
+    page.locator("table.verification-report td code").first.evaluate(
+        "(c) => c.querySelector('span.pre').textContent = "
+        "'a-folder-of-snippets/ii-3-b01-attention-by-hand-with-masks-and-more.py'")
+    width = page.evaluate("""() => {
+      const table = document.querySelector('table.verification-report');
+      const box = table.parentElement, page = document.documentElement;
+      return [table.getBoundingClientRect().right, box.scrollWidth - box.clientWidth,
+              page.scrollWidth - page.clientWidth];
+    }""")
+    assert width[0] <= 1280
+    assert width[1] <= 0, "the table scrolls inside its box"
+    assert width[2] <= 0, "the page scrolls sideways"
+    page.close()

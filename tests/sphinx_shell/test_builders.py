@@ -36,9 +36,13 @@ POLICY = (
     "All values rounded to 4 d.p. Intermediate quantities carry full precision; only what is "
     "printed is rounded."
 )
+#: One count of the verdict line: how many numbers of one kind (see sphinx_shell.provenance).
+_COUNT = (r"\d+ (checked by name|derived by the page's own arithmetic|bound to a printed number|"
+          r"given in the snippet's source|matched a printed number but not bound to one|"
+          r"exempted by the author)")
 VERDICT = re.compile(
     r"Executed at build\. The digits above are the digits it printed "
-    r"\(\d+ named entries and \d+ free digits checked(, \d+ numbers? exempt)?\)\."
+    rf"\({_COUNT}((, {_COUNT})* and {_COUNT})?\)\."
 )
 
 

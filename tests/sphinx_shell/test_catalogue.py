@@ -138,7 +138,7 @@ def test_the_rest_of_a_bad_page_is_still_rendered(catalogue: Build, page: str) -
     else:
         assert verdict.get_text() == (
             "Executed at build, but this page does not pass: 1 error in the build log "
-            "(0 named entries and 4 free digits checked)."
+            "(4 matched a printed number but not bound to one)."
         )
 
 

@@ -70,7 +70,7 @@ def test_clean_build_injects_the_transcript_and_the_verdict(root: Callable[[str]
     assert verdict is not None
     assert verdict.get_text() == (
         "Executed at build. The digits above are the digits it printed "
-        "(9 named entries and 2 free digits checked)."
+        "(9 checked by name and 2 matched a printed number but not bound to one)."
     )
     caption = check.select_one(".verified-caption, .caption-text")
     assert caption is not None
@@ -415,7 +415,7 @@ def test_exempt_numbers_pass_and_are_counted(root: Callable[[str], Path]) -> Non
     assert verdict is not None
     assert verdict.get_text() == (
         "Executed at build. The digits above are the digits it printed "
-        "(1 named entry and 0 free digits checked, 4 numbers exempt)."
+        "(1 checked by name and 4 exempted by the author)."
     )
     exempt = [(n.line, n.prose) for n in result.reports["index"].numbers if n.kind == "exempt"]
     assert exempt == [(3, "0.123"), (4, "0.123"), (7, "0.987"), (8, "0.654")]

@@ -16,6 +16,9 @@ EXEMPT_ATTRIBUTE = "verified_exempt"
 """On an element whose numbers the author exempted (``{unchecked}``, ``:::{unchecked}``)."""
 SPANS_ATTRIBUTE = "verified_spans"
 """On a math node: which of its numbers were checked, and how, for the reader's view."""
+TEXT_SPANS_ATTRIBUTE = "verified_text_spans"
+"""On an element: which numbers of its text children were checked, and how (see
+:func:`.provenance.annotate`)."""
 
 
 class numeric_check(nodes.General, nodes.Element):
@@ -67,6 +70,14 @@ class marked_math(nodes.math):
 
 class marked_math_block(nodes.math_block):
     """Display math whose HTML shows its checked digits marked, as :class:`marked_math`."""
+
+
+class marked_text(nodes.Inline, nodes.TextElement):
+    """A checked number of plain text, marked in HTML with what it is (``state``, ``tip``).
+
+    Made only when HTML is written (see :mod:`.digit_marks`); its one child is the number's
+    own text, so Sphinx's search index reads the number and not its tooltip.
+    """
 
 
 def source_line(node: nodes.Node | None) -> int | None:

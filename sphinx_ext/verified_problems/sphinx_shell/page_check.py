@@ -8,8 +8,10 @@ written above it. Scope rule: a check with ``:scope: section`` owns the section 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from docutils import nodes
@@ -30,7 +32,6 @@ from ..core import (
     Transcript,
     Verdict,
     align,
-    index_label,
     literal_places,
     near,
     offset_to_position,
@@ -44,6 +45,7 @@ from ..core import (
 )
 from . import nodes as vnodes
 from .diagnostics import Finding, Subtype
+from .provenance import Origin, annotate, kind_counts, verdict_text
 from .records import NumberRecord, PageReport, SnippetRecord, in_context
 
 if TYPE_CHECKING:
@@ -82,6 +84,8 @@ class _Region:
     cell: str = ""
     #: The text of the paragraph just before and after an inline formula.
     around: tuple[str, str] = ("", "")
+    #: The text node a region of plain text was read from (its ``node`` is the parent).
+    text_node: nodes.Text | None = None
 
     def position(self, offset: int) -> Position | None:
         """Where an offset of this region stands; placed once, when first asked for."""
@@ -97,6 +101,8 @@ class _Share:
     check: vnodes.numeric_check
     regions: list[_Region] = field(default_factory=list)
     numbers: list[NumberRecord] = field(default_factory=list)
+    #: How many of its numbers hold, by the kind a reader is told (see :mod:`.provenance`).
+    kinds: Counter[str] = field(default_factory=Counter)
 
 
 def check_page(docname: str, doctree: nodes.document, config: VerifiedConfig,
@@ -127,7 +133,7 @@ def check_page(docname: str, doctree: nodes.document, config: VerifiedConfig,
     report.keep_numbers([number for c in checks for number in shares[id(c)].numbers])
     other_errors = len(report.errors) - sum(run.failed for run in runs)
     for check, run in zip(checks, runs, strict=True):
-        _fill_verdict(check, run, other_errors)
+        _fill_verdict(check, run, shares[id(check)].kinds, other_errors)
         del check["stdout"]  # read; the transcript block shows it, the doctree need not keep it
     return report
 
@@ -253,7 +259,7 @@ class _Walker:
         cursor = self._cursor(node.parent)
         placed = {n.start: cursor.find_number(text[n.start:n.end]) for n in extract.free}
         return _Region(node.parent, extract, placed, self.context, exempt, text=text,
-                       cell=_table_cell(node))
+                       cell=_table_cell(node), text_node=node)
 
 
 def _around(node: nodes.Node) -> tuple[str, str]:
@@ -333,9 +339,9 @@ def _check_share(
     free: list[Placed] = []
     exempt: list[Placed] = []
     equations: list[PlacedEquation] = []
-    origin = _MathOrigin()
+    origin = Origin()
     for region in share.regions:
-        place = origin.placer(region)
+        place = origin.placer(region.node, region.text_node, partial(_place, region))
         if region.exempt:
             numbers = [c for v in region.extract.named for c in v.cells] + region.extract.free
             exempt += [place(n) for n in numbers if n.decimal]
@@ -359,7 +365,8 @@ def _check_share(
                       literals=literal_places(script), bindings=bindings,
                       strict=config.strict_bindings)
     share.numbers.extend(_record(docname, check, verdict, report) for verdict in verdicts)
-    _annotate_math(origin, verdicts, check["snippet"])
+    share.kinds = kind_counts(verdicts)
+    annotate(origin, verdicts, check["snippet"])
     return _snippet_record(check, verdicts)
 
 
@@ -381,51 +388,6 @@ def _offset_placer(region: _Region) -> Callable[[int], Placed]:
     def place(offset: int) -> Placed:
         return _place(region, ProseNumber("", offset, offset, False))
     return place
-
-
-class _MathOrigin:
-    """Which math node each placed number stands in.
-
-    Keyed by the placed number, made once per region: two math blocks with the same LaTeX
-    may share their extract (see :func:`..core.read_math`), so the prose number alone
-    does not say which node it came from. The key is the placed number's ``id``: the share's
-    lists hold every placed number until its verdicts are annotated, so no key is reused.
-    """
-
-    def __init__(self) -> None:
-        self.nodes: dict[int, nodes.Element] = {}
-
-    def placer(self, region: _Region) -> Callable[[ProseNumber], Placed]:
-        """A function that places a number of ``region`` and remembers its node."""
-        node = region.node
-        if not isinstance(node, nodes.math | nodes.math_block):
-            return lambda number: _place(region, number)
-
-        def place(number: ProseNumber) -> Placed:
-            placed = _place(region, number)
-            self.nodes[id(placed)] = node
-            return placed
-
-        return place
-
-
-def _annotate_math(origin: _MathOrigin, verdicts: list[Verdict], snippet: str) -> None:
-    """Record on each math node which of its numbers were checked, for the reader's view.
-
-    Each span is ``(start, end, outcome, label, snippet, printed)`` in the node's LaTeX, the
-    parts of its tooltip kept apart so that the pickled doctree shares the repeated ones;
-    :mod:`.digit_marks` turns them into MathJax classes and tooltips when HTML is written.
-    """
-    for verdict in verdicts:
-        node = origin.nodes.get(id(verdict.placed))
-        if node is None:
-            continue
-        number = verdict.placed.number
-        label = f"{verdict.name}{index_label(verdict.index)}" if verdict.name else ""
-        outcome = "exempt" if verdict.kind == "exempt" else verdict.outcome.value
-        node.setdefault(vnodes.SPANS_ATTRIBUTE, []).append(
-            (number.start, number.end, outcome, label, snippet, verdict.printed)
-        )
 
 
 def _report_transcript(
@@ -492,31 +454,11 @@ def _snippet_record(check: vnodes.numeric_check, verdicts: list[Verdict]) -> Sni
     )
 
 
-def _fill_verdict(check: vnodes.numeric_check, record: SnippetRecord, other_errors: int) -> None:
+def _fill_verdict(check: vnodes.numeric_check, record: SnippetRecord, kinds: Counter[str],
+                  other_errors: int) -> None:
     """Say on the page what the build checked, and whether the page passed."""
     if "verdict" in check:
-        check["verdict"] = _verdict_text(record, other_errors)
-
-
-def _verdict_text(record: SnippetRecord, other_errors: int) -> str:
-    if record.failure:
-        return "The snippet failed at build time: nothing on this page was verified."
-    counts = (f"{_plural(record.named, 'named entry', 'named entries')} and "
-              f"{_plural(record.free, 'free digit', 'free digits')} checked")
-    if record.exempt:
-        counts += f", {_plural(record.exempt, 'number', 'numbers')} exempt"
-    if record.failed:
-        differ = "differs" if record.failed == 1 else "differ"
-        return (f"Executed at build. {record.failed} of the digits above {differ} from what it "
-                f"printed ({counts}).")
-    if other_errors:
-        return (f"Executed at build, but this page does not pass: "
-                f"{_plural(other_errors, 'error', 'errors')} in the build log ({counts}).")
-    return f"Executed at build. The digits above are the digits it printed ({counts})."
-
-
-def _plural(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
+        check["verdict"] = verdict_text(record, kinds, other_errors)
 
 
 def _add(

@@ -10,7 +10,7 @@ from docutils import nodes
 
 from . import nodes as vnodes
 from .code_html import render_check_code
-from .digit_marks import wrap_digits
+from .digit_marks import mark_class, wrap_digits
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -96,6 +96,19 @@ def _visit_marked_math_html(self: Any, node: vnodes.marked_math) -> None:
     raise nodes.SkipNode
 
 
+def _visit_marked_text_html(self: Any, node: vnodes.marked_text) -> None:
+    """A checked number of text: focusable, its provenance its title and its description
+    (shown on focus by the stylesheet, from the attribute: no text is added to the page)."""
+    tip = node.get("tip", "")
+    attributes = {"tabindex": "0", "title": tip, "aria-description": tip}
+    css = f"verified-digit {mark_class(node.get('state', 'bad'))}"
+    self.body.append(self.starttag(node, "span", "", CLASS=css, **attributes))
+
+
+def _depart_marked_text_html(self: Any, node: vnodes.marked_text) -> None:
+    self.body.append("</span>")
+
+
 _PASS = (_skip, _skip)
 
 
@@ -156,6 +169,7 @@ def setup_render(app: Sphinx) -> None:
          (_visit_summary_paragraph, _depart_summary_paragraph))
     for marked in (vnodes.marked_math, vnodes.marked_math_block):
         app.add_node(marked, html=(_visit_marked_math_html, _skip))
+    app.add_node(vnodes.marked_text, html=(_visit_marked_text_html, _depart_marked_text_html))
     app.add_css_file("verified.css")
     app.connect("config-inited", _add_static)
     app.connect("doctree-resolved", _single_page_links, priority=900)  # after the tables' links

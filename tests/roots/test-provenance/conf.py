@@ -1,0 +1,6 @@
+extensions = ["myst_parser", "verified_problems"]
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
+verified_macros = {"vec": [r"\boldsymbol{#1}", 1]}
+exclude_patterns = ["_build"]
+# Free digits checked against every printed number: bindings are tested by test-bindings.
+verified_unbound = "allow"
