@@ -474,6 +474,7 @@ def _printed_project(folder: Path) -> Path:
     (folder / "conf.py").write_text(
         'extensions = ["myst_parser", "verified_problems"]\n'
         'myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]\n'
+        'verified_unbound = "allow"\n'
         'exclude_patterns = ["_build"]\n', encoding="utf-8")
     (folder / "index.md").write_text(PRINTED_PAGE, encoding="utf-8")
     for name, code in PRINTED_SNIPPETS.items():
@@ -542,6 +543,9 @@ def test_a_free_digit_is_matched_to_the_scanned_number_on_its_line() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="the page's 0.6285 matches p[3] and a 'near' 0.62849 "
+                   "on purpose; --bind cannot pass verified-bind a --choose yet, so the strict "
+                   "baseline fails (#17, open)")
 def test_the_printed_class_is_opt_in(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Off by default; ``--printed`` (or ``--all-digits``) adds it, sampled and counted apart."""
     extra = tmp_path / "extra"

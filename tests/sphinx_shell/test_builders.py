@@ -37,7 +37,8 @@ POLICY = (
     "printed is rounded."
 )
 #: One count of the verdict line: how many numbers of one kind (see sphinx_shell.provenance).
-_COUNT = (r"\d+ (checked by name|derived by the page's own arithmetic|bound to a printed number|"
+_COUNT = (r"\d+ (checked by name|derived by the page(?:'|\\textquotesingle\{\})s own arithmetic|"
+          r"bound to a printed number|"
           r"given in the snippet's source|matched a printed number but not bound to one|"
           r"exempted by the author)")
 VERDICT = re.compile(

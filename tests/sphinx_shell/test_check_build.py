@@ -70,7 +70,8 @@ def test_clean_build_injects_the_transcript_and_the_verdict(root: Callable[[str]
     assert verdict is not None
     assert verdict.get_text() == (
         "Executed at build. The digits above are the digits it printed "
-        "(9 checked by name and 2 matched a printed number but not bound to one)."
+        "(9 checked by name, 1 derived by the page's own arithmetic and 1 matched a printed "
+        "number but not bound to one)."
     )
     caption = check.select_one(".verified-caption, .caption-text")
     assert caption is not None

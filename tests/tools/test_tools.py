@@ -547,7 +547,7 @@ def test_json_report_lists_every_decimal_of_the_page(broken: Checked) -> None:
     in_source = {(i + 1, m.start(), m.group()) for i, line in enumerate(source)
                  for m in DECIMAL.finditer(line)}
     keys = {"line", "column", "kind", "name", "index", "prose", "printed", "places", "status",
-            "snippet", "context", "message"}
+            "snippet", "context", "message", "provenance", "bound", "candidates", "near"}
     reported = set()
     for number in page["numbers"]:
         assert set(number) == keys
@@ -641,7 +641,7 @@ def test_new_problem_builds_with_w_and_checks_unchanged(scaffolded: Scaffolded) 
     report = Checked(project, scaffolded.check).page(f"problems/{NEW_SLUG}")
     assert report["findings"] == []
     kinds = {(n["kind"], n["name"], n["status"]) for n in report["numbers"]}
-    assert kinds == {("named", "x", "match"), ("named", "m", "match"), ("free", None, "match")}
+    assert kinds == {("named", "x", "match"), ("named", "m", "match"), ("derived", None, "match")}
     # the snippet runs on its own, as the README promises
     alone = run([sys.executable, snippet], project)
     assert alone.returncode == 0 and "m = 2.3333333333333335" in alone.stdout

@@ -292,6 +292,9 @@ def describe(label: str, value: str) -> str:
     if is_literal(label):
         line = label.lstrip("-").removeprefix("snippet line ").split(" ")[0]
         return f"given on line {line} of the snippet: {value}"
+    parts = label.split(GROUP)
+    if len(parts) > 3:
+        label = f"{GROUP.join(parts[:2])} (and {len(parts) - 2} more printed alike)"
     return f"bound to {label}, printed {value}"
 
 

@@ -52,7 +52,9 @@ def derived_or_given(cell: Placed, printed: Printed, derivations: Derivations,
     bound to the printed quantity it quotes (a binding says which: no sign dropped from
     ``(0, -0.7071, 0)`` finds its ``0.7071`` elsewhere)."""
     if binder is not None:
-        return _bind(cell, derivations, binder, pooled=True)
+        found = _bind(cell, derivations, binder, pooled=True)
+        if found is not None or binder.strict:
+            return found
     derived = _derived(cell, derivations)
     if derived is not None:
         return derived
@@ -69,7 +71,7 @@ def _bind(cell: Placed, derivations: Derivations, binder: Binder,
         return _derived_verdict(cell, derived[1])
     candidates = _candidates(cell, binder.quantities, id(cell) in derivations.magnitudes, pooled)
     binding = binder.bindings.get(id(cell))
-    if not candidates and pooled and (binder.strict or binding is not None):
+    if not candidates and pooled and binder.strict:
         # "0.34 below it", of a printed -0.34: a magnitude the sentence gives the sign of;
         # bound only by a person's make bind (and its diff), never passed as a free digit.
         candidates = _candidates(cell, binder.quantities, True, pooled)
@@ -84,7 +86,7 @@ def _bind(cell: Placed, derivations: Derivations, binder: Binder,
     if binder.strict:
         return _unbound(cell, candidates, f"{cell.number.text}: bound to no printed quantity; "
                         f"run make bind to record the one it quotes ({_listed(candidates)})")
-    return _free(cell, candidates, binder.quantities)
+    return None  # allowed unbound: among the printed numbers, as without bindings
 
 
 def _candidates(cell: Placed, quantities: Quantities, magnitude: bool,
@@ -125,17 +127,6 @@ def _bound(cell: Placed, label: str, quantities: Quantities,
 def _unbound(cell: Placed, candidates: tuple[tuple[str, str], ...], message: str) -> Verdict:
     return Verdict("free", None, None, cell, Outcome.UNBOUND, None, None, False, message,
                    candidates=candidates)
-
-
-def _free(cell: Placed, candidates: tuple[tuple[str, str], ...], quantities: Quantities) -> Verdict:
-    """An unbound digit where the book allows them: among the printed numbers, and said so."""
-    value = candidates[0][1]
-    policy = quantities.policy
-    comparison = as_percentage(cell, compare(cell.number.value_text, value, policy),
-                               lambda face: compare(face, value, policy))
-    verdict = verdict_of("free", None, None, cell, comparison, "free digit")
-    verdict = with_provenance(verdict, f"printed {value} (not bound to one quantity)")
-    return replace(verdict, candidates=candidates)
 
 
 def _listed(candidates: tuple[tuple[str, str], ...]) -> str:
