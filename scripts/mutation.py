@@ -132,7 +132,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation, localcontext
 from pathlib import Path
@@ -379,10 +379,7 @@ def _operand_end(node: _Node | None, nodes: Sequence[_Node] = (), j: int = -1) -
     if node.kind == "chr":
         return node.text.isalpha() or node.text in ")]|!'"
     if node.kind == "cs":
-        return not (node.text in _OPERATORS or node.text in _EQUATIONS
-                    or node.text in _RELATIONS or node.text in _SEPARATORS
-                    or node.text in _ARGUMENT_MACROS or node.text in _OPENERS
-                    or node.text in _TEXT_MACROS or node.text in _SKIP_MACROS)
+        return not _joins(node.text, _ARGUMENT_MACROS, _OPENERS, _TEXT_MACROS, _SKIP_MACROS)
     return False
 
 
@@ -397,10 +394,15 @@ def _operand_start(node: _Node | None) -> bool:
     if node.kind == "chr":
         return node.text.isalpha() or node.text in "([|"
     if node.kind == "cs":
-        return not (node.text in _OPERATORS or node.text in _EQUATIONS
-                    or node.text in _RELATIONS or node.text in _SEPARATORS
-                    or node.text in _CLOSERS or node.text == r"\right")
+        return not _joins(node.text, _CLOSERS, {r"\right"})
     return False
+
+
+def _joins(macro: str, *more: Collection[str]) -> bool:
+    """Whether a control sequence joins operands (an operator, a relation, a separator) or is
+    one of ``more``: no operand ends or starts with it."""
+    return any(macro in group
+               for group in (_OPERATORS, _EQUATIONS, _RELATIONS, _SEPARATORS, *more))
 
 
 def _sign_may_stand_after(node: _Node | None) -> bool:

@@ -158,10 +158,8 @@ def _binding(row: Any, n: int) -> Binding:
 def write_record(bindings: Iterable[Binding], about: str) -> str:
     """A record's text: one binding a line, so that its diff reads binding by binding."""
     rows = [json.dumps(_row(b), ensure_ascii=False) for b in bindings]
-    body = ",\n    ".join(rows)
-    return (f'{{\n  "about": {json.dumps(about, ensure_ascii=False)},\n'
-            f'  "bindings": [\n    {body}\n  ]\n}}\n' if rows else
-            f'{{\n  "about": {json.dumps(about, ensure_ascii=False)},\n  "bindings": []\n}}\n')
+    listed = "[\n    " + ",\n    ".join(rows) + "\n  ]" if rows else "[]"
+    return f'{{\n  "about": {json.dumps(about, ensure_ascii=False)},\n  "bindings": {listed}\n}}\n'
 
 
 def _row(binding: Binding) -> dict[str, Any]:
@@ -193,7 +191,7 @@ class Quantities:
     def value(self, label: str) -> str | None:
         """The value a binding stands for now: of each quantity of a group (``A[1,1] = A[2,2]``,
         printed alike), negated for ``-LABEL``; None if one is no longer printed or their
-        values now differ (:meth:`values` says which)."""
+        values now differ (:meth:`values_of` says which)."""
         values = self.values_of(label)
         if any(v is None for v in values) or len({to_decimal(str(v)) for v in values}) != 1:
             return None
@@ -209,15 +207,11 @@ class Quantities:
             return None if found is None else negated(found)
         return self.values.get(label)
 
-    def candidates(self, prose: str, magnitude: bool,
-                   pooled: bool = True) -> tuple[tuple[str, str], ...]:
+    def candidates(self, prose: str, magnitude: bool) -> tuple[tuple[str, str], ...]:
         """What a free digit's digits may be bound to at the policy: one group a value, of
         every quantity printed with exactly that value (``a_1[1] = A[1,1]``); with
-        ``magnitude``, the negatives' too (``-x_2``); without ``pooled``, literals only. Each
-        with its value as printed."""
-        found: list[tuple[Decimal, str]] = []
-        if pooled:
-            found = self._printed.matching(prose, self.policy, magnitude)
+        ``magnitude``, the negatives' too (``-x_2``). Each with its value as printed."""
+        found = self._printed.matching(prose, self.policy, magnitude)
         if not found:
             found = [(value, label) for value, label in
                      self._literals.matching(prose, self.policy, magnitude=True)

@@ -42,7 +42,7 @@ def check_free(cell: Placed, printed: Printed, derivations: Derivations,
     magnitude after a binary minus or inside ``|…|``), or given."""
     if binder is None:
         return _pooled(cell, printed, derivations)
-    return _bind(cell, derivations, binder, pooled=True) or _pooled(cell, printed, derivations)
+    return _bind(cell, derivations, binder) or _pooled(cell, printed, derivations)
 
 
 def derived_or_given(cell: Placed, printed: Printed, derivations: Derivations,
@@ -52,7 +52,7 @@ def derived_or_given(cell: Placed, printed: Printed, derivations: Derivations,
     bound to the printed quantity it quotes (a binding says which: no sign dropped from
     ``(0, -0.7071, 0)`` finds its ``0.7071`` elsewhere)."""
     if binder is not None:
-        found = _bind(cell, derivations, binder, pooled=True)
+        found = _bind(cell, derivations, binder)
         if found is not None or binder.strict:
             return found
     derived = _derived(cell, derivations)
@@ -64,17 +64,21 @@ def derived_or_given(cell: Placed, printed: Printed, derivations: Derivations,
     return None
 
 
-def _bind(cell: Placed, derivations: Derivations, binder: Binder,
-          pooled: bool) -> Verdict | None:
+def _bind(cell: Placed, derivations: Derivations, binder: Binder) -> Verdict | None:
+    """A free digit by its binding; None for an unbound one a book allows (judged as
+    without bindings)."""
     derived = derivations.derived.get(id(cell))
     if derived is not None:
         return _derived_verdict(cell, derived[1])
-    candidates = _candidates(cell, binder.quantities, id(cell) in derivations.magnitudes, pooled)
     binding = binder.bindings.get(id(cell))
-    if not candidates and pooled and binder.strict:
+    if binding is None and not binder.strict:
+        return None
+    magnitude = id(cell) in derivations.magnitudes
+    candidates = _candidates(cell, binder.quantities, magnitude)
+    if not candidates and not magnitude and binder.strict:
         # "0.34 below it", of a printed -0.34: a magnitude the sentence gives the sign of;
         # bound only by a person's make bind (and its diff), never passed as a free digit.
-        candidates = _candidates(cell, binder.quantities, True, pooled)
+        candidates = _candidates(cell, binder.quantities, True)
     if binding is not None and binding.bound is not None:
         return _bound(cell, binding.bound, binder.quantities, candidates)
     if not candidates:
@@ -89,12 +93,12 @@ def _bind(cell: Placed, derivations: Derivations, binder: Binder,
     return None  # allowed unbound: among the printed numbers, as without bindings
 
 
-def _candidates(cell: Placed, quantities: Quantities, magnitude: bool,
-                pooled: bool) -> tuple[tuple[str, str], ...]:
+def _candidates(cell: Placed, quantities: Quantities,
+                magnitude: bool) -> tuple[tuple[str, str], ...]:
     number = cell.number
-    found = quantities.candidates(number.value_text, magnitude, pooled)
+    found = quantities.candidates(number.value_text, magnitude)
     if not found and number.percent:
-        found = quantities.candidates(number.text, magnitude, pooled)
+        found = quantities.candidates(number.text, magnitude)
     return found
 
 

@@ -171,11 +171,10 @@ def given_texts(literals: Sequence[Literal]) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Literal:
-    """A decimal literal of a snippet's source where it stands: the ``ordinal``-th (1-based)
-    decimal of its ``line``, and whether a minus stands before it."""
+    """A decimal literal of a snippet's source where it stands: its 1-based ``line``, and
+    whether a minus stands before it."""
 
     line: int
-    ordinal: int
     text: str
     minus: bool
 
@@ -184,15 +183,12 @@ def literal_places(code: str) -> tuple[Literal, ...]:
     """Every decimal literal of a snippet's source, in order, with its line: what a given
     number the prose quotes is bound to (``snippet line 4``)."""
     found: list[Literal] = []
-    on_line: dict[int, int] = {}
     before = ""
     try:
         for token in tokenize.generate_tokens(io.StringIO(code).readline):
             if token.type == tokenize.NUMBER and _is_decimal(token.string):
-                line = token.start[0]
-                ordinal = on_line[line] = on_line.get(line, 0) + 1
                 text = token.string.replace("_", "").rstrip("jJ")
-                found.append(Literal(line, ordinal, text, before == "-"))
+                found.append(Literal(token.start[0], text, before == "-"))
             if token.type not in (tokenize.NL, tokenize.COMMENT):
                 before = token.string
     except (tokenize.TokenError, SyntaxError):

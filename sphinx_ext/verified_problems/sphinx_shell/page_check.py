@@ -9,97 +9,43 @@ written above it. Scope rule: a check with ``:scope: section`` owns the section 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
 from docutils import nodes
-from sphinx import addnodes
 
 from ..core import (
-    NEAR,
     Binding,
-    Cursor,
     Outcome,
     Placed,
     PlacedEquation,
     PlacedValue,
     Policy,
-    Position,
-    ProseExtract,
-    ProseNumber,
     Transcript,
     Verdict,
     align,
     literal_places,
-    near,
-    offset_to_position,
     place_key,
-    read_math,
-    read_text,
     read_transcript,
     source_assignments,
-    source_lines,
     verify,
 )
 from . import nodes as vnodes
 from .diagnostics import Finding, Subtype
 from .provenance import Origin, annotate, kind_counts, verdict_text
 from .records import NumberRecord, PageReport, SnippetRecord, in_context
+from .regions import Region, line_of, numbers_of, offset_placer, place_number, regions
 
 if TYPE_CHECKING:
     from .config import VerifiedConfig
-
-#: Nodes whose text is not prose: code, markup, and what the extension itself writes.
-_SKIP = (
-    nodes.literal_block,
-    nodes.literal,
-    nodes.raw,
-    nodes.comment,
-    nodes.doctest_block,
-    nodes.target,
-    nodes.substitution_definition,
-    nodes.system_message,
-    addnodes.toctree,
-    vnodes.numeric_check,
-    vnodes.problem_header,
-)
-
-@dataclass
-class _Region:
-    """The numbers one node of prose holds, already placed in the source."""
-
-    node: nodes.Node
-    extract: ProseExtract
-    placed: dict[int, Position | None]
-    context: str
-    exempt: bool
-    #: Where a math block's lines stand in its file, to place any other offset on demand.
-    block_lines: list[Position | None] | None = None
-    latex: str = ""
-    #: The text the numbers' offsets are into (the LaTeX of math), and for a table cell where
-    #: it stands in its table: what tells the numbers' places apart for a binding.
-    text: str = ""
-    cell: str = ""
-    #: The text of the paragraph just before and after an inline formula.
-    around: tuple[str, str] = ("", "")
-    #: The text node a region of plain text was read from (its ``node`` is the parent).
-    text_node: nodes.Text | None = None
-
-    def position(self, offset: int) -> Position | None:
-        """Where an offset of this region stands; placed once, when first asked for."""
-        if offset not in self.placed and self.block_lines is not None:
-            self.placed[offset] = offset_to_position(self.latex, self.block_lines, offset)
-        return self.placed.get(offset)
-
 
 @dataclass
 class _Share:
     """What one check owns on the page."""
 
     check: vnodes.numeric_check
-    regions: list[_Region] = field(default_factory=list)
+    regions: list[Region] = field(default_factory=list)
     numbers: list[NumberRecord] = field(default_factory=list)
     #: How many of its numbers hold, by the kind a reader is told (see :mod:`.provenance`).
     kinds: Counter[str] = field(default_factory=Counter)
@@ -119,7 +65,7 @@ def check_page(docname: str, doctree: nodes.document, config: VerifiedConfig,
         return report
     page_check, by_section = _scopes(docname, checks, report)
     shares = {id(c): _Share(c) for c in checks}
-    for region in _regions(doctree, config, source):
+    for region in regions(doctree, config, source):
         _report_latex(docname, region, report)
         owner = _owner(region.node, page_check, by_section)
         if owner is None:
@@ -184,144 +130,20 @@ def _policy(doctree: nodes.document, config: VerifiedConfig) -> Policy:
     return config.policy
 
 
-# -- reading the prose ----------------------------------------------------------------------
-
-
-class _Walker:
-    """Walks the doctree in reading order, keeping the heading a number stands under."""
-
-    def __init__(self, config: VerifiedConfig, source: str) -> None:
-        self.config = config
-        self.source = source
-        self.cursors: dict[tuple[str, int], Cursor] = {}
-        self.lines: dict[str, tuple[str, ...]] = {}  # by path: one read (and stat) a page
-        self.context = ""
-
-    def walk(self, node: nodes.Node, exempt: bool) -> Iterator[_Region]:
-        if isinstance(node, _SKIP) or (
-            isinstance(node, nodes.Element) and node.get(vnodes.SKIP_ATTRIBUTE)
-        ):
-            return
-        if isinstance(node, nodes.Element) and node.get(vnodes.EXEMPT_ATTRIBUTE):
-            exempt = True
-        if isinstance(node, nodes.math | nodes.math_block):
-            yield self._math(node, exempt)
-            return
-        if isinstance(node, nodes.Text):
-            region = self._text(node, exempt)
-            if region is not None:
-                yield region
-            return
-        saved = self.context
-        if isinstance(node, nodes.section) and node.children:
-            self.context = node[0].astext()
-        elif isinstance(node, nodes.paragraph) and node.children and isinstance(
-            node[0], nodes.strong
-        ):
-            self.context = node[0].astext().rstrip(" .:")
-        for child in node.children:
-            yield from self.walk(child, exempt)
-        if isinstance(node, nodes.section):
-            self.context = saved
-
-    def _cursor(self, node: nodes.Node) -> Cursor:
-        anchor = node
-        while anchor is not None and not getattr(anchor, "line", None):
-            anchor = anchor.parent  # none, or 0: sphinx-design gives a dropdown's title line 0
-        if anchor is None:
-            anchor = node
-        path = getattr(anchor, "source", None) or self.source
-        line = (getattr(anchor, "line", None) or 1) - 1
-        # One cursor a source line: the cells of a table row each stand on the row's line, and
-        # a second 0.5 in the row must be found after the first, not at it again.
-        cursor = self.cursors.get((path, line))
-        if cursor is None:
-            lines = self.lines.get(path)
-            if lines is None:
-                lines = self.lines[path] = source_lines(path)
-            cursor = self.cursors[(path, line)] = Cursor(lines, line)
-        return cursor
-
-    def _math(self, node: nodes.Element, exempt: bool) -> _Region:
-        latex = node.astext()
-        extract = read_math(latex, self.config.macros)
-        placed_lines = self._cursor(node).place_block(latex)
-        return _Region(node, extract, {}, self.context, exempt, placed_lines, latex, latex,
-                       _table_cell(node), _around(node))
-
-    def _text(self, node: nodes.Text, exempt: bool) -> _Region | None:
-        text = str(node)
-        if not any(c.isdigit() for c in text):
-            return None
-        extract = read_text(text)
-        if not (extract.free or extract.named or extract.problems):
-            return None
-        cursor = self._cursor(node.parent)
-        placed = {n.start: cursor.find_number(text[n.start:n.end]) for n in extract.free}
-        return _Region(node.parent, extract, placed, self.context, exempt, text=text,
-                       cell=_table_cell(node), text_node=node)
-
-
-def _around(node: nodes.Node) -> tuple[str, str]:
-    """The text just before and after an inline node in its paragraph (none for a block)."""
-    parent = node.parent
-    if isinstance(node, nodes.math_block) or parent is None:
-        return "", ""
-    at = parent.index(node)
-    before = "".join(child.astext() for child in parent.children[max(0, at - 2):at])
-    after = "".join(child.astext() for child in parent.children[at + 1:at + 3])
-    return before[-NEAR:], after[:NEAR]
-
-
-def _table_cell(node: nodes.Node) -> str:
-    """Where a node stands in a table, if it does: the row's first cell and the column (a
-    cell that holds only a number has no text around it to be told apart by)."""
-    entry = node
-    while entry is not None and not isinstance(entry, nodes.entry):
-        entry = entry.parent
-    if entry is None or not isinstance(entry.parent, nodes.row):
-        return ""
-    row = entry.parent
-    return f"{near(row[0].astext(), 0, 0)}|{row.index(entry)}|"
-
-
-def _numbers_of(extract: ProseExtract) -> list[ProseNumber]:
-    return [c for v in extract.named for c in v.cells] + extract.free + extract.exempt
-
-
-def _regions(doctree: nodes.document, config: VerifiedConfig, source: str) -> Iterator[_Region]:
-    yield from _Walker(config, source).walk(doctree, exempt=False)
-
-
-def _place(region: _Region, number: ProseNumber) -> Placed:
-    position = region.position(number.start)
-    column = position[1] if position is not None else None
-    before, after = region.around
-    around = region.cell + near(before + region.text + after, number.start + len(before),
-                                number.end + len(before)) if number.text else ""
-    return Placed(number, _line_of(region, number.start), column, region.context, around)
-
-
-def _line_of(region: _Region, offset: int) -> int | None:
-    """The 1-based source line of an offset in a region, or its block's line if unplaced."""
-    position = region.position(offset)
-    return position[0] + 1 if position is not None else vnodes.source_line(region.node)
-
-
 # -- checking and reporting -----------------------------------------------------------------
 
 
-def _report_latex(docname: str, region: _Region, report: PageReport) -> None:
+def _report_latex(docname: str, region: Region, report: PageReport) -> None:
     for problem in region.extract.problems:
-        _add(report, docname, _line_of(region, problem.where), Subtype.LATEX, problem.message)
+        _add(report, docname, line_of(region, problem.where), Subtype.LATEX, problem.message)
 
 
-def _report_unowned(docname: str, region: _Region, report: PageReport) -> None:
+def _report_unowned(docname: str, region: Region, report: PageReport) -> None:
     if region.exempt:
         return
     decimals = [c for v in region.extract.named for c in v.cells if c.decimal]
     for number in sorted(region.extract.free + decimals, key=lambda n: n.start):
-        placed = _place(region, number)
+        placed = place_number(region, number)
         _add(report, docname, placed.line, Subtype.UNOWNED,
              f"{number.text} is outside the scope of every check-numeric on this page; "
              "move it into a checked section, or mark it {unchecked} if it is quoted data")
@@ -341,17 +163,17 @@ def _check_share(
     equations: list[PlacedEquation] = []
     origin = Origin()
     for region in share.regions:
-        place = origin.placer(region.node, region.text_node, partial(_place, region))
+        place = origin.placer(region.node, region.text_node, partial(place_number, region))
         if region.exempt:
             numbers = [c for v in region.extract.named for c in v.cells] + region.extract.free
             exempt += [place(n) for n in numbers if n.decimal]
         else:
-            placed = {n.start: place(n) for n in _numbers_of(region.extract)}
+            placed = {n.start: place(n) for n in numbers_of(region.extract)}
             named += [PlacedValue(v, tuple(placed[c.start] for c in v.cells))
                       for v in region.extract.named]
             free += [placed[n.start] for n in region.extract.free]
             equations += [PlacedEquation(equation, region.latex, placed,
-                                         _offset_placer(region))
+                                         offset_placer(region))
                           for equation in region.extract.equations]
         exempt += [place(n) for n in region.extract.exempt]
     if check["failure"]:
@@ -381,13 +203,6 @@ def _bindings(snippet: str, named: list[PlacedValue], free: list[Placed],
     keys = [place_key(snippet, cell.context, cell.near) for cell in cells]
     paired = align(keys, [binding.key for binding in mine])
     return {id(cells[p]): mine[r] for p, r in paired.items()}
-
-
-def _offset_placer(region: _Region) -> Callable[[int], Placed]:
-    """Places any offset of a region (where an equation's side starts) as a number would be."""
-    def place(offset: int) -> Placed:
-        return _place(region, ProseNumber("", offset, offset, False))
-    return place
 
 
 def _report_transcript(

@@ -17,7 +17,6 @@ quantities is bound again to them (the page now means another quantity) and said
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -25,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import Binding, RecordError, read_record, write_record
-from .check_run import FileChanged, run_check, unusable, write_atomically
+from .check_run import FileChanged, checked_report, show_diff, tool_parser, write_atomically
 
 #: The kinds of number a record binds: free digits (and digits given by the source).
 BOUND_KINDS = ("free", "bound", "given")
@@ -168,9 +167,7 @@ def write_plan(plan: PagePlan, write: bool) -> bool:
     new = record_text(plan)
     if (new or "") == old:
         return False
-    sys.stdout.writelines(difflib.unified_diff(
-        old.splitlines(keepends=True), (new or "").splitlines(keepends=True),
-        str(plan.path), str(plan.path)))
+    show_diff(plan.path, old, new or "")
     if write and new is None:
         plan.path.unlink()
     elif write and new is not None:
@@ -183,20 +180,13 @@ def main(argv: list[str] | None = None) -> int:
     a wrong digit is left for a person (or, with ``--check``, when a record would change); 2
     when the check build cannot run."""
     args = _parser().parse_args(argv)
-    args.conf = args.conf or args.source
     try:
         choices = [Choice.parse(text) for text in args.choose]
     except ValueError as error:
         sys.stderr.write(f"verified-bind: {error}\n")
         return 2
-    problem = unusable(args.source, args.conf)
-    if problem is not None:
-        sys.stderr.write(f"verified-bind: {problem}\n")
-        return 2
-    status, report, printed = run_check(args.source, args.conf, args.build)
-    if report is None or status not in (0, 1):
-        sys.stderr.write(printed)
-        sys.stderr.write("verified-bind: the check build did not produce a report (see above)\n")
+    report = checked_report("verified-bind", args)
+    if report is None:
         return 2
     ask = prompt if args.ask or (args.ask is None and sys.stdin.isatty()) else None
     return _bind(report, args, choices, ask)
@@ -235,29 +225,19 @@ def _check_records(plans: Iterable[PagePlan]) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="verified-bind",
-        description="Record which printed quantity each free digit of the book quotes, in "
-                    "one binding record a page, showing the diff. Exit status: 0 every free "
-                    "digit is bound, 1 something is left for a person (or would change, with "
-                    "--check), 2 the check build could not run.",
-    )
-    parser.add_argument("source", nargs="?", type=Path, default=Path(),
-                        help="the source folder, as for sphinx-build (default: .)")
-    parser.add_argument("--conf", type=Path, default=None,
-                        help="the folder of conf.py (default: the source folder)")
-    parser.add_argument("--build", type=Path, default=Path("_build"),
-                        help="build folder for the check and its cache (default: _build)")
+    parser = tool_parser(
+        "verified-bind",
+        "Record which printed quantity each free digit of the book quotes, in one binding "
+        "record a page, showing the diff. Exit status: 0 every free digit is bound, 1 "
+        "something is left for a person (or would change, with --check), 2 the check build "
+        "could not run.",
+        "a record would change")
     parser.add_argument("--choose", action="append", default=[], metavar="PAGE:LINE=QUANTITY",
                         help="the quantity the digits of a line quote where several match "
                              "(repeatable), e.g. problems/a.md:92=E[1,2]")
     parser.add_argument("--ask", action=argparse.BooleanOptionalAction, default=None,
                         help="ask at the terminal where several quantities match (default: "
                              "when run in a terminal)")
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--check", action="store_true",
-                      help="change nothing; exit 1 if a record would change (for pre-commit)")
-    mode.add_argument("--diff", action="store_true", help="show the diff, change nothing")
     return parser
 
 

@@ -7,6 +7,8 @@ if nobody changed it since it was read.
 
 from __future__ import annotations
 
+import argparse
+import difflib
 import json
 import os
 import subprocess
@@ -68,3 +70,44 @@ def unusable(source: Path, conf: Path) -> str | None:
     return None
 
 
+
+
+def tool_parser(prog: str, description: str, would_change: str) -> argparse.ArgumentParser:
+    """The options every tool shares: the folders, as ``sphinx-build`` takes them, and
+    ``--check`` / ``--diff`` (``would_change``: what ``--check`` fails on)."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("source", nargs="?", type=Path, default=Path(),
+                        help="the source folder, as for sphinx-build (default: .)")
+    parser.add_argument("--conf", type=Path, default=None,
+                        help="the folder of conf.py (default: the source folder, as "
+                             "sphinx-build's -c)")
+    parser.add_argument("--build", type=Path, default=Path("_build"),
+                        help="build folder for the check and its cache (default: _build)")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true",
+                      help=f"change nothing; exit 1 if {would_change} (for pre-commit)")
+    mode.add_argument("--diff", action="store_true", help="show the diff, change nothing")
+    return parser
+
+
+def checked_report(prog: str, args: argparse.Namespace) -> dict[str, Any] | None:
+    """The check build's report for a tool's folders, or None once what went wrong is said
+    (the tool then exits 2). ``--conf`` defaults to the source folder, as for sphinx-build."""
+    if args.conf is None:
+        args.conf = args.source
+    problem = unusable(args.source, args.conf)
+    if problem is not None:
+        sys.stderr.write(f"{prog}: {problem}\n")
+        return None
+    status, report, printed = run_check(args.source, args.conf, args.build)
+    if report is None or status not in (0, 1):
+        sys.stderr.write(printed)
+        sys.stderr.write(f"{prog}: the check build did not produce a report (see above)\n")
+        return None
+    return report
+
+
+def show_diff(path: Path, old: str, new: str) -> None:
+    """The unified diff of a file a tool changes (or would change), on standard output."""
+    sys.stdout.writelines(difflib.unified_diff(
+        old.splitlines(keepends=True), new.splitlines(keepends=True), str(path), str(path)))

@@ -10,14 +10,13 @@ never guessed. Each file is written atomically and only if it did not change sin
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .check_run import FileChanged, run_check, unusable, write_atomically
+from .check_run import FileChanged, checked_report, show_diff, tool_parser, write_atomically
 from .reports import NUMBER_SUBTYPES
 
 
@@ -112,16 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     left for a person (or, with ``--check``, when a digit would change); 2 when the check build
     cannot be run."""
     args = _parser().parse_args(argv)
-    if args.conf is None:
-        args.conf = args.source  # as sphinx-build: conf.py beside the sources
-    problem = unusable(args.source, args.conf)
-    if problem is not None:
-        sys.stderr.write(f"verified-fix: {problem}\n")
-        return 2
-    status, report, printed = run_check(args.source, args.conf, args.build)
-    if report is None or status not in (0, 1):
-        sys.stderr.write(printed)
-        sys.stderr.write("verified-fix: the check build did not produce a report (see above)\n")
+    report = checked_report("verified-fix", args)
+    if report is None:
         return 2
     edits, unfixable = plan(report, args.source)
     by_file: dict[Path, list[Edit]] = defaultdict(list)
@@ -152,34 +143,20 @@ def _fix_file(path: Path, edits: list[Edit], write: bool) -> int:
               f"{edit.column}; rebuild and run the fix again")
     if new_text == text:
         return 0
-    sys.stdout.writelines(difflib.unified_diff(
-        text.splitlines(keepends=True), new_text.splitlines(keepends=True),
-        str(path), str(path)))
+    show_diff(path, text, new_text)
     if write:
         write_atomically(path, original, new_text)
     return len(edits) - len(misplaced)
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="verified-fix",
-        description="Rewrite diverging named digits in the book's MyST sources to the printed "
-                    "digits, showing a unified diff. Exit status: 0 nothing is left to fix, 1 "
-                    "something is left for a person (or would change, with --check), 2 the "
-                    "check build could not run.",
-    )
-    parser.add_argument("source", nargs="?", type=Path, default=Path(),
-                        help="the source folder, as for sphinx-build (default: .)")
-    parser.add_argument("--conf", type=Path, default=None,
-                        help="the folder of conf.py (default: the source folder, as "
-                             "sphinx-build's -c)")
-    parser.add_argument("--build", type=Path, default=Path("_build"),
-                        help="build folder for the check and its cache (default: _build)")
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--check", action="store_true",
-                      help="change nothing; exit 1 if a digit would change (for pre-commit)")
-    mode.add_argument("--diff", action="store_true", help="show the diff, change nothing")
-    return parser
+    return tool_parser(
+        "verified-fix",
+        "Rewrite diverging named and bound digits in the book's MyST sources to the printed "
+        "digits, showing a unified diff. Exit status: 0 nothing is left to fix, 1 something "
+        "is left for a person (or would change, with --check), 2 the check build could not "
+        "run.",
+        "a digit would change")
 
 
 if __name__ == "__main__":
