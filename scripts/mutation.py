@@ -1,10 +1,11 @@
 """Mutation testing of the checker on the real book: every wrong number must fail the build.
 
 Usage: ``python scripts/mutation.py [--pages PAGE ...] [--extra DIR ...] [--sample N]
-[--seed S] [--all-digits] [--printed] [--bind | --no-bind] [--subprocess] [--keep]
-[--progress]``; ``make mutation`` runs every mutant of every checked page, ``make mutation
-PAGES="book/problems/a.md book/b.md"`` those of some pages, ``EXTRA=DIR`` adds pages for the
-run (``MUTATION_ARGS`` passes anything else, ``MUTATION_ARGS=--printed`` the printed class).
+[--seed S] [--all-digits] [--printed] [--bind | --no-bind] [--choose PAGE:LINE=QUANTITY]
+[--subprocess] [--keep] [--progress]``; ``make mutation`` runs every mutant of every checked
+page, ``make mutation PAGES="book/problems/a.md book/b.md"`` those of some pages,
+``EXTRA=DIR`` adds pages for the run (``MUTATION_ARGS`` passes anything else,
+``MUTATION_ARGS=--printed`` the printed class).
 
 The book (``book/``), its snippets (``scripts/snippets/``) and its configuration (``conf/``)
 are copied into a temporary folder; the real files are never touched. ``--extra DIR`` adds
@@ -87,8 +88,9 @@ needs the build rather than the scan to say which numbers are free digits:
 <copy>/_build/bind`` in the copy, on its correct pages: it records under ``<srcdir>/_bindings/``
 which printed quantity each free digit stands for, and the baseline (a full build, since the
 tool builds elsewhere) reads them. If it exits 1 (some digits are ambiguous) its output is
-printed and the run goes on, those digits unbound; if the command is not installed in this
-interpreter's environment, a note says so and nothing is bound.
+printed and the run goes on, those digits unbound; ``--choose`` passes the choices it asks
+for. If the command is not installed in this interpreter's environment, a note says so and
+nothing is bound.
 
 No mutant leaves the page's value unchanged: a sign is neither added to nor dropped from a
 zero (``-0`` is ``0``) nor from a number whose sign cannot count (alone in ``|…|``, or in
@@ -1381,6 +1383,8 @@ class Workspace:
     conf: str = "conf"  # the folder of conf.py, relative to root
     builder: str = "verify"
     in_subprocess: bool = False  # build with the sphinx-build command, not in this process
+    #: ``PAGE:LINE=QUANTITY`` choices for ``verified-bind`` where a digit matches several values
+    bind_choices: tuple[str, ...] = ()
     extra_pages: dict[Path, Path] = field(default_factory=dict)  # original -> copy
     _stamp: int = 0
     builds: list[Build] = field(default_factory=list)
@@ -1606,7 +1610,8 @@ def bind(workspace: Workspace, command: Path | None) -> int | None:
               "the free digits are mutated unbound", flush=True)
         return None
     argv = [str(command), str(workspace.srcdir), "--conf", str(workspace.root / workspace.conf),
-            "--build", str(workspace.root / "_build" / "bind")]
+            "--build", str(workspace.root / "_build" / "bind"),
+            *(f"--choose={choice}" for choice in workspace.bind_choices)]
     done = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=1800)
     output = (done.stdout + done.stderr).rstrip()
     if done.returncode == 0:
@@ -1844,10 +1849,12 @@ def mutate(
     extras: Sequence[Path] = (),
     printed: bool = False,
     bind_first: bool = False,
+    choices: Sequence[str] = (),
 ) -> Result:
     """The whole run in ``root`` (a fresh folder): copy the book, then :func:`mutate_copy`."""
     workspace = Workspace.create(root, project, extras)
     workspace.in_subprocess = in_subprocess
+    workspace.bind_choices = tuple(choices)
     chosen = select_pages(workspace, pages, project)
     return mutate_copy(workspace, sample, seed, all_digits, progress, chosen, printed,
                        bind_first)
@@ -1907,6 +1914,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--bind", action=argparse.BooleanOptionalAction, default=None,
                         help=f"run {BIND_COMMAND} on the copy before mutating (default: on "
                              "with --extra)")
+    parser.add_argument("--choose", action="append", default=[], metavar="PAGE:LINE=QUANTITY",
+                        help=f"passed to {BIND_COMMAND} (repeatable): the quantity a digit of "
+                             "the copy quotes where several values match")
     parser.add_argument("--keep", action="store_true", help="keep the temporary copy")
     parser.add_argument("--progress", action="store_true", help="print each mutant as it runs")
     parser.add_argument("--subprocess", action="store_true",
@@ -1918,7 +1928,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         bind_first = bool(args.extra) if args.bind is None else args.bind
         result = mutate(folder / "copy", args.sample, args.seed, args.all_digits,
                         progress=args.progress, in_subprocess=args.subprocess, pages=pages,
-                        extras=args.extra, printed=args.printed, bind_first=bind_first)
+                        extras=args.extra, printed=args.printed, bind_first=bind_first,
+                        choices=args.choose)
         print(result.summary())
     finally:
         if args.keep:

@@ -52,4 +52,4 @@ def setup_extension(app: Sphinx, version: str) -> ExtensionMetadata:
     setup_digit_marks(app)
     setup_verdict(app)
     return {"version": version, "parallel_read_safe": True, "parallel_write_safe": True,
-            "env_version": 5}
+            "env_version": 6}

@@ -78,7 +78,9 @@ def test_the_record_reads_binding_by_binding(bound: Path) -> None:
     assert any('"bound": "p[1] = p[2] = largest"' in line and '"prose": "0.4223"' in line
                for line in lines)  # printed alike: one group, no question
     assert any('"bound": "snippet line 5"' in line for line in lines)  # the source's 0.5
-    assert any('"bound": "output line 7"' in line for line in lines)  # the loss, unnamed
+    assert any('"bound": "output line 8"' in line for line in lines)  # the loss, unnamed
+    # one value printed twice through a float's rounding: one binding, no question
+    assert any('"bound": "total = total_as_floats_add"' in line for line in lines)
     assert any('"bound": "-log_p_c"' in line for line in lines)  # "1.8620 below zero"
 
 
@@ -165,3 +167,15 @@ def test_allowed_unbound_digits_are_counted(root: Path) -> None:
     assert len(unbound) == 9  # and the source's 0.5, given
     assert all(n["provenance"].startswith("printed ") for n in unbound)
     assert report["pages"][0]["snippets"][0]["unbound"] == 9
+
+
+def test_a_binding_to_a_quantity_printed_no_more_is_dropped(bound: Path) -> None:
+    loss = 'print("the loss is", round(-math.log(p[0]), 8))\n'
+    replace_in(bound / "scripts" / "softmax.py", loss, "")
+    rebound = bind(bound, THIRD)
+    assert rebound.returncode == 1
+    assert ("index.md:20: 0.8620 was bound to output line 8, which the snippet no longer "
+            "prints: binding dropped") in rebound.stdout
+    found = errors(sphinx_build(bound, "-W"))
+    assert any("index.md:20:" in e and "prose 0.8620 is not among the printed numbers" in e
+               for e in found), found

@@ -556,12 +556,14 @@ def test_json_report_lists_every_decimal_of_the_page(broken: Checked) -> None:
         digits = prose.lstrip("-")
         if "." in digits:
             reported.add((line, column + len(prose) - len(digits), digits))
-        if number["kind"] == "free":
+        if number["kind"] == "named":
+            assert number["name"] and number["printed"] is not None, number
+        else:  # derived by the page's arithmetic, or bound by the page's record
             assert number["name"] is None and number["index"] is None, number
-        else:
-            assert number["kind"] == "named" and number["name"], number
-        assert number["printed"] is not None and number["snippet"].endswith(".py")
-    assert reported == in_source  # every decimal, named or free, and nothing else
+            assert number["kind"] in ("derived", "bound", "given"), number
+        assert number["provenance"] or number["status"] != "match", number
+        assert number["snippet"].endswith(".py"), number
+    assert reported == in_source  # every decimal, named, derived or bound, and nothing else
 
     a12 = broken_a12(broken)
     wrong = [n for n in page["numbers"] if n["status"] != "match"]

@@ -190,10 +190,13 @@ class Quantities:
 
     def value(self, label: str) -> str | None:
         """The value a binding stands for now: of each quantity of a group (``A[1,1] = A[2,2]``,
-        printed alike), negated for ``-LABEL``; None if one is no longer printed or their
-        values now differ (:meth:`values_of` says which)."""
+        printed alike, :func:`same_value`), negated for ``-LABEL``; None if one is no longer
+        printed or their values now differ (:meth:`values_of` says which)."""
         values = self.values_of(label)
-        if any(v is None for v in values) or len({to_decimal(str(v)) for v in values}) != 1:
+        if any(v is None for v in values):
+            return None
+        first = to_decimal(str(values[0]))
+        if not all(same_value(first, to_decimal(str(v))) for v in values):
             return None
         return values[0]
 
@@ -224,11 +227,26 @@ class Quantities:
 GROUP = " = "
 
 
+#: Printed values that agree to this many significant digits are one value, printed twice
+#: through a float's rounding (``0.98`` and ``0.9799999999999996``): one binding, not a choice.
+SAME_DIGITS = 12
+
+
+def same_value(one: Decimal, other: Decimal) -> bool:
+    """Whether two printed values are one value (equal, or equal to :data:`SAME_DIGITS`
+    significant digits)."""
+    return one == other or abs(one - other) <= max(abs(one), abs(other)).scaleb(-SAME_DIGITS)
+
+
 def _grouped(found: list[tuple[Decimal, str]]) -> list[str]:
-    groups: dict[Decimal, list[str]] = {}
+    groups: list[tuple[Decimal, list[str]]] = []
     for value, label in found:
-        groups.setdefault(value, []).append(label)
-    return [GROUP.join(labels) for labels in groups.values()]
+        group = next((labels for first, labels in groups if same_value(first, value)), None)
+        if group is None:
+            groups.append((value, [label]))
+        else:
+            group.append(label)
+    return [GROUP.join(labels) for _value, labels in groups]
 
 
 class _Labelled:

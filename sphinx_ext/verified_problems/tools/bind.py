@@ -90,11 +90,16 @@ def _decide(number: dict[str, Any], plan: PagePlan, choices: list[Choice],
     if number["status"] == "match" and number["bound"]:
         return replace(base, bound=number["bound"], printed=_value(number["bound"], candidates))
     if not candidates:
-        if number["bound"]:  # a wrong digit: keep its binding, for make fix to rewrite it
+        if number["bound"] and number["printed"] is not None:
+            # a wrong digit: keep its binding, for make fix to rewrite it
             plan.said.append(f"{where}: {number['prose']} differs from its binding "
                              f"{number['bound']}: make fix rewrites it")
             plan.open += 1
             return replace(base, bound=number["bound"])
+        if number["bound"]:  # what it was bound to is printed no more, and nothing else is it
+            plan.said.append(f"{where}: {number['prose']} was bound to {number['bound']}, "
+                             "which the snippet no longer prints: binding dropped")
+            plan.open += 1
         return None
     chosen = _chosen(number, plan.source, candidates, choices, ask)
     if chosen is None:

@@ -9,6 +9,7 @@ total = sum(e)
 p = [v / total for v in e]
 print("e =", [round(v, 8) for v in e])
 print("total =", round(total, 8))
+print("total_as_floats_add =", round(total, 8) + 4e-15)  # total, with a float's noise
 print("p =", [round(v, 8) for v in p])
 print("largest =", round(max(p), 8))
 print("near_third_a = 0.33334")
