@@ -29,6 +29,7 @@ from support import (
 from support import build_root as build
 from verified_problems.sphinx_shell import snippets
 from verified_problems.sphinx_shell.records import PageReport
+from verified_problems.tools.reports import build_json
 
 
 def copy(name: str, target: Path) -> Path:
@@ -298,6 +299,15 @@ def test_what_a_failed_snippet_printed_is_shown(failures: Build) -> None:
     refused = failures.page("symlink").select_one("div.verified-check p")
     assert refused is not None
     assert refused.get_text().startswith("The snippet link.py could not be run: ")
+
+
+def test_a_failed_snippets_numbers_count_as_failed(failures: Build) -> None:
+    (number,) = failures.reports["crash"].numbers
+    assert (number.line, number.prose, number.name, number.status) == (3, "0.5", "r",
+                                                                        "snippet-failed")
+    assert number.message == "not checked: crash.py failed at build time"
+    summary = build_json({"crash": failures.reports["crash"]})["summary"]
+    assert summary["numbers"] == summary["failed"] == 1  # not vanished from the totals
 
 
 def test_a_failed_snippet_is_run_again_on_the_next_build(tmp_path: Path) -> None:

@@ -528,12 +528,16 @@ def test_junit_report_names_the_failing_check_with_its_location(broken: Checked)
     assert case.name == f"line {line}: A[1,2] (ii-3-b01-attention-by-hand.py)"
     (failure,) = case.result
     assert isinstance(failure, junitparser.Failure)
-    located = f"{source}:{line}: A[1,2]: prose 0.1987, printed 0.1978 (Answer)"
+    # the page as the JSON report names it, relative to the book: the same in every checkout
+    located = f"{PAGE.relative_to('book')}:{line}: A[1,2]: prose 0.1987, printed 0.1978 (Answer)"
     assert failure.message == located and failure.text == located
     assert failure.type == "diverge"
     # the build printed the same message at the same place
     assert f"{source}:{line}: ERROR: A[1,2]: prose 0.1987, printed 0.1978 (Answer)" in (
         broken.done.stdout + broken.done.stderr)
+    # a number that holds says where it comes from, as its tooltip does
+    said = [c.system_out for c in page if c.is_passed and " O[1,1] " in c.name]
+    assert said and all(out.startswith("O[1,1], printed ") for out in said), said
 
 
 #: A decimal of the page's source, without its sign.

@@ -34,7 +34,7 @@ from ..core import (
 from . import nodes as vnodes
 from .diagnostics import Finding, Subtype
 from .provenance import Origin, annotate, kind_counts, verdict_text
-from .records import NumberRecord, PageReport, SnippetRecord, in_context
+from .records import SNIPPET_FAILED, NumberRecord, PageReport, SnippetRecord, in_context
 from .regions import Region, line_of, numbers_of, offset_placer, place_number, regions
 
 if TYPE_CHECKING:
@@ -177,6 +177,7 @@ def _check_share(
                           for equation in region.extract.equations]
         exempt += [place(n) for n in region.extract.exempt]
     if check["failure"]:
+        share.numbers.extend(_not_run(check, named, free))
         return _snippet_record(check, [])
     transcript = read_transcript(check["stdout"])
     _report_transcript(docname, check, transcript, report)
@@ -190,6 +191,21 @@ def _check_share(
     share.kinds = kind_counts(verdicts)
     annotate(origin, verdicts, check["snippet"])
     return _snippet_record(check, verdicts)
+
+
+def _not_run(check: vnodes.numeric_check, named: list[PlacedValue],
+             free: list[Placed]) -> list[NumberRecord]:
+    """The numbers a failed snippet owns: none was checked, and each counts as failed in the
+    reports (the snippet's own error says why) instead of vanishing from their totals."""
+    message = f"not checked: {check['snippet']} failed at build time"
+    owned = [*((v.value.names[0] if v.value.names else None, cell)
+               for v in named for cell in v.cells), *((None, cell) for cell in free)]
+    return [NumberRecord(
+        line=cell.line, column=cell.column, kind="named" if name else "free", name=name,
+        index=None, prose=cell.number.text, printed=None, places=None, status=SNIPPET_FAILED,
+        snippet=check["snippet"], context=cell.context, message=message, near=cell.near)
+        for name, cell in sorted(owned, key=lambda pair: (pair[1].line or 0,
+                                                          pair[1].column or 0))]
 
 
 def _bindings(snippet: str, named: list[PlacedValue], free: list[Placed],

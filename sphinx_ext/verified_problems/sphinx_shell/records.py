@@ -47,7 +47,7 @@ class NumberRecord:
     prose: str
     printed: str | None
     places: int | None
-    status: str  # an Outcome value
+    status: str  # an Outcome value, or SNIPPET_FAILED
     snippet: str
     context: str
     message: str
@@ -79,6 +79,9 @@ class SnippetRecord:
     bound: int = 0
     unbound: int = 0
 
+
+#: The status of a number whose snippet failed: nothing checked it, and it counts as failed.
+SNIPPET_FAILED = "snippet-failed"
 
 #: The fields of a :class:`NumberRecord`, in the order of its packed rows.
 NUMBER_FIELDS = tuple(f.name for f in fields(NumberRecord))
@@ -126,17 +129,19 @@ class PageReport:
         """The findings that fail the build."""
         return [f for f in self.findings if f.is_error]
 
-    def to_json(self, srcdir: Path | None = None) -> dict[str, Any]:
-        """The page as the JSON report writes it; ``source`` relative to ``srcdir`` if inside.
-
-        Relative, the report is the same whichever folder the book was checked out in.
-        """
+    def relative_source(self, srcdir: Path | None) -> str:
+        """The page's file as the reports name it: relative to ``srcdir`` if inside it, so
+        that a report is the same whichever folder the book was checked out in."""
         source = Path(self.source)
         if srcdir is not None and source.is_relative_to(srcdir):
             source = source.relative_to(srcdir)
+        return source.as_posix()
+
+    def to_json(self, srcdir: Path | None = None) -> dict[str, Any]:
+        """The page as the JSON report writes it; ``source`` relative to ``srcdir`` if inside."""
         return {
             "docname": self.docname,
-            "source": source.as_posix(),
+            "source": self.relative_source(srcdir),
             "bindings": self.bindings_path,
             "numbers": [dict(zip(NUMBER_FIELDS, row, strict=True)) for row in self.number_rows()],
             "snippets": [_plain(s, _run_facts()) for s in self.snippets],

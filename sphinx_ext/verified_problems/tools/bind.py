@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import Binding, RecordError, read_record, write_record
+from ..sphinx_shell.records import SNIPPET_FAILED
 from .check_run import FileChanged, checked_report, show_diff, tool_parser, write_atomically
 
 #: The kinds of number a record binds: free digits (and digits given by the source).
@@ -73,6 +74,9 @@ def plan_page(page: dict[str, Any], srcdir: Path, choices: list[Choice],
     """The record a page should have, from the check's verdicts on its free digits."""
     numbers = [n for n in page["numbers"] if n["kind"] in BOUND_KINDS and n["snippet"]]
     if not page.get("bindings"):
+        return None
+    if any(n["status"] == SNIPPET_FAILED for n in page["numbers"]):
+        print(f"{page['source']}: a snippet of this page failed; its record is left as it is")
         return None
     plan = PagePlan(srcdir / page["bindings"], page["source"])
     for number in numbers:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..sphinx_shell.records import SNIPPET_FAILED
 from .check_run import FileChanged, checked_report, show_diff, tool_parser, write_atomically
 from .reports import NUMBER_SUBTYPES
 
@@ -48,8 +49,8 @@ def plan(report: dict[str, Any], srcdir: Path) -> tuple[list[Edit], list[Unfixab
     for page in report["pages"]:
         path = srcdir / page["source"]
         for number in page["numbers"]:
-            if number["status"] == "match" or number["status"] == "exempt":
-                continue
+            if number["status"] in ("match", "exempt", SNIPPET_FAILED):
+                continue  # a failed snippet's numbers: its own error is listed, below
             fixable = (
                 number["kind"] in ("named", "bound", "given")
                 and number["status"] == "diverge"

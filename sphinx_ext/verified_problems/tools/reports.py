@@ -37,7 +37,7 @@ FORMAT_VERSION = 1
 
 #: Findings that are about one number: the number's own test case carries them.
 NUMBER_SUBTYPES = frozenset({Subtype.DIVERGENCE, Subtype.AMBIGUOUS, Subtype.SHAPE, Subtype.RANGE,
-                             Subtype.ARITHMETIC})
+                             Subtype.ARITHMETIC, Subtype.UNBOUND})
 
 
 def build_json(reports: Mapping[str, PageReport], srcdir: Path | None = None) -> dict[str, Any]:
@@ -57,8 +57,10 @@ def build_json(reports: Mapping[str, PageReport], srcdir: Path | None = None) ->
     }
 
 
-def build_junit(reports: Mapping[str, PageReport]) -> str:
-    """One test case per checked number and per other finding; failures carry the location.
+def build_junit(reports: Mapping[str, PageReport], srcdir: Path | None = None) -> str:
+    """One test case per checked number and per other finding; failures carry the location
+    (the page relative to ``srcdir``, as in the JSON report), a number that holds its
+    provenance.
 
     The XML is written as text: a book has a test case per number, and a tree of elements
     for tens of thousands of them cost more than the rest of the reports together.
@@ -69,7 +71,7 @@ def build_junit(reports: Mapping[str, PageReport]) -> str:
         report = reports[docname]
         if not (report.snippets or report.findings):
             continue
-        cases = list(_cases(report))
+        cases = list(_cases(report, report.relative_source(srcdir)))
         failed = sum(failing for _xml, failing in cases)
         tests, failures = tests + len(cases), failures + failed
         suites.append(_element(
@@ -80,7 +82,7 @@ def build_junit(reports: Mapping[str, PageReport]) -> str:
     return '<?xml version="1.0" encoding="utf-8"?>\n' + _element("testsuites", totals, suites)
 
 
-def _cases(report: PageReport) -> Iterable[tuple[str, bool]]:
+def _cases(report: PageReport, source: str) -> Iterable[tuple[str, bool]]:
     """Each test case of a page as XML, and whether it fails."""
     classname = report.docname.replace("/", ".")
     for row in report.number_rows():
@@ -93,15 +95,16 @@ def _cases(report: PageReport) -> Iterable[tuple[str, bool]]:
             inside = [_element("skipped", {"message": "exempted by the author"}, depth=3)]
         elif status != "match":
             message = in_context(number["message"], number["context"])
-            inside = [_failure(f"{report.source}:{number['line']}: {message}", status)]
+            inside = [_failure(f"{source}:{number['line']}: {message}", status)]
         else:
-            inside = []
+            inside = [_element("system-out", {}, depth=3, text=number["provenance"])] \
+                if number["provenance"] else []
         yield _element("testcase", {"classname": classname, "name": name}, inside, depth=2), \
             status not in ("match", "exempt")
     for finding in report.findings:
         if finding.subtype in NUMBER_SUBTYPES or not finding.is_error:
             continue
-        located = f"{report.source}:{finding.line}: {finding.message}"
+        located = f"{source}:{finding.line}: {finding.message}"
         name = f"line {finding.line}: {finding.subtype.value}"
         yield _element("testcase", {"classname": classname, "name": name},
                        [_failure(located, finding.subtype.value)], depth=2), True
@@ -146,7 +149,7 @@ def write_reports(
     with _collector_paused():
         text = json.dumps(build_json(reports, srcdir), ensure_ascii=False, separators=(",", ":"))
         _atomic_write(json_path, text + "\n")
-        _atomic_write(junit_path, build_junit(reports))
+        _atomic_write(junit_path, build_junit(reports, srcdir))
     return json_path, junit_path
 
 
