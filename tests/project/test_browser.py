@@ -165,15 +165,29 @@ def test_hovering_a_digit_of_math_shows_its_provenance(browser: Any, marks_site:
     for tip in ["z_1_minus_max[1], printed 0. (provenance.py)",  # named, a zero
                 "derived: \\tfrac{0.35}{0.25} (provenance.py)",
                 "given in the snippet's source: beta_1 = 0.9 (provenance.py)"]:
-        mark = page.locator(f"mjx-math mjx-maction.verified-ok[title={_quoted(tip)}]").first
-        mark.hover()
-        box = mark.bounding_box()
-        assert box is not None
-        shown = page.evaluate(
-            "([x, y]) => document.elementFromPoint(x, y).closest('[title]').title",
-            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
-        assert shown == tip  # MathJax shows a text tooltip as the title of what is hovered
+        assert _hovered(page, tip) == tip
     page.close()
+
+
+def test_a_bound_digit_says_what_it_is_bound_to(browser: Any, site: str) -> None:
+    """The seed page's lone ``$1.9861$`` quotes one printed quantity: its record says which."""
+    page = _open(browser, f"{site}/problems/ii-3-b01-attention-by-hand.html")
+    tip = ("bound to denominator_3, printed 1.9861373827904796 "
+           "(ii-3-b01-attention-by-hand.py)")
+    assert _hovered(page, tip) == tip
+    page.close()
+
+
+def _hovered(page: Any, tip: str) -> str:
+    """Hover the checked digit of math whose tooltip is ``tip``; the tooltip under the pointer
+    (MathJax shows a text tooltip as the title of what is hovered)."""
+    mark = page.locator(f"mjx-math mjx-maction.verified-ok[title={_quoted(tip)}]").first
+    mark.hover()
+    box = mark.bounding_box()
+    assert box is not None
+    return str(page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).closest('[title]').title",
+        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2]))
 
 
 def test_focusing_a_digit_of_text_shows_its_provenance(browser: Any, marks_site: str) -> None:
