@@ -74,7 +74,7 @@ def test_bind_writes_a_record_and_asks_for_the_one_choice(root: Path) -> None:
 def test_the_record_reads_binding_by_binding(bound: Path) -> None:
     text = (bound / RECORD).read_text(encoding="utf-8")
     lines = [line for line in text.splitlines() if '"prose"' in line]
-    assert len(lines) == 11  # one binding a line: its diff reads binding by binding
+    assert len(lines) == 15  # one binding a line: its diff reads binding by binding
     assert any('"bound": "p[1] = p[2] = largest"' in line and '"prose": "0.4223"' in line
                for line in lines)  # printed alike: one group, no question
     assert any('"bound": "snippet line 5"' in line for line in lines)  # the source's 0.5
@@ -89,8 +89,10 @@ def test_the_record_reads_binding_by_binding(bound: Path) -> None:
     (12, "| c     | 0.1554", "| c     | 0.4223", "p[3]"),
     (5, "add to $6.4366$", "add to $2.7183$", "total"),
     (16, "third: 0.3333", "third: 0.1554", "near_third_a"),
-    (20, "scale 0.5", "scale 0.1554", "snippet line 5"),
+    (20, "scale 0.5", "scale 0.1554", "the literal 0.5 on line 5 of the snippet"),
     (20, "lies 1.8620", "lies -1.8620", "-log_p_c"),
+    # a named value the snippet never printed: each decimal bound to its literal
+    (27, "2 & 0.75", "2 & 1.5", "the literal 0.75 on line 7 of the snippet"),
 ])
 def test_a_digit_changed_into_another_printed_number_fails(
         bound: Path, line: int, old: str, new: str, quantity: str) -> None:
@@ -164,7 +166,7 @@ def test_allowed_unbound_digits_are_counted(root: Path) -> None:
     report = json.loads((root / "_build" / "verify" / "verification.json").read_text())
     numbers = report["pages"][0]["numbers"]
     unbound = [n for n in numbers if n["kind"] == "free"]
-    assert len(unbound) == 9  # and the source's 0.5, given
+    assert len(unbound) == 9  # and the source's literals, given
     assert all(n["provenance"].startswith("printed ") for n in unbound)
     assert report["pages"][0]["snippets"][0]["unbound"] == 9
 
@@ -179,3 +181,12 @@ def test_a_binding_to_a_quantity_printed_no_more_is_dropped(bound: Path) -> None
     found = errors(sphinx_build(bound, "-W"))
     assert any("index.md:20:" in e and "prose 0.8620 is not among the printed numbers" in e
                for e in found), found
+
+
+def test_a_wrong_cell_of_a_computed_matrix_fails_at_its_line(bound: Path) -> None:
+    """``H = \\frac{1}{4} [[1, 3], [4, 0.5]] = …``: the cell made wrong, not the line where
+    the computation starts, is where the error stands (the result is the printed H)."""
+    replace_in(bound / "index.md", "4 & 0.5\n", "5 & 0.5\n")
+    found = errors(sphinx_build(bound, "-W"))
+    assert len(found) == 1 and "index.md:37:" in found[0] and "[verified.arithmetic]" in found[0], \
+        found

@@ -45,6 +45,7 @@ from .evaluation import (
     NotArithmetic,
     Value,
     as_decimal,
+    entries_of,
     evaluate_term,
     is_number,
     matrix_cells,
@@ -528,12 +529,14 @@ def _entries(term: Sequence[Any], source: str, count: int) -> list[tuple[str, in
 
 
 def _entry_starts(term: Sequence[Any], count: int) -> list[int | None]:
-    """Where each of a computed term's entries starts: a tuple's parts, else the term."""
-    items = term_items(term)
-    if len(items) == 1 and isinstance(items[0], Delim) and items[0].opener == "(":
-        parts = split_commas(items[0].items)
-        if len(parts) == count > 1:
-            return [_start(part) for part in parts]
+    """Where each of a computed term's entries starts: the parts of its one tuple or matrix of
+    that many entries (``(0.5, 0.25)``, or ``\frac{1}{20}\begin{bmatrix}…``: each entry is
+    made from its cell), else the term."""
+    found: dict[int, list[list[Any]] | None] = {}
+    arrays = [entries for item in term_items(term)
+              if (entries := entries_of(item, found)) is not None and len(entries) == count]
+    if count > 1 and len(arrays) == 1:
+        return [_start(entry) for entry in arrays[0]]
     return [_start(term)] * count
 
 

@@ -210,11 +210,13 @@ class Quantities:
             return None if found is None else negated(found)
         return self.values.get(label)
 
-    def candidates(self, prose: str, magnitude: bool) -> tuple[tuple[str, str], ...]:
+    def candidates(self, prose: str, magnitude: bool,
+                   printed: bool = True) -> tuple[tuple[str, str], ...]:
         """What a free digit's digits may be bound to at the policy: one group a value, of
-        every quantity printed with exactly that value (``a_1[1] = A[1,1]``); with
-        ``magnitude``, the negatives' too (``-x_2``). Each with its value as printed."""
-        found = self._printed.matching(prose, self.policy, magnitude)
+        every quantity printed with that value (``a_1[1] = A[1,1]``); with ``magnitude``, the
+        negatives' too (``-x_2``); without ``printed``, the source's literals only (for a
+        value the prose names, which the snippet did not print). Each with its value."""
+        found = self._printed.matching(prose, self.policy, magnitude) if printed else []
         if not found:
             found = [(value, label) for value, label in
                      self._literals.matching(prose, self.policy, magnitude=True)
@@ -302,12 +304,23 @@ def _by_line(what: str, numbers: Sequence[tuple[int, str]]) -> list[tuple[str, s
 def describe(label: str, value: str) -> str:
     """A binding as the reader's tooltip and the reports say it."""
     if is_literal(label):
-        line = label.lstrip("-").removeprefix("snippet line ").split(" ")[0]
-        return f"given on line {line} of the snippet: {value}"
+        return f"given on {_source_line(label)} of the snippet: {value}"
     parts = label.split(GROUP)
     if len(parts) > 3:
         label = f"{GROUP.join(parts[:2])} (and {len(parts) - 2} more printed alike)"
     return f"bound to {label}, printed {value}"
+
+
+def bound_to(label: str, value: str) -> str:
+    """A binding as an error names it: ``bound to denominator_3, printed 1.98613738``, or
+    ``bound to the literal 1.0 on line 5 of the snippet``."""
+    if is_literal(label):
+        return f"bound to the literal {value} on {_source_line(label)} of the snippet"
+    return f"bound to {label}, printed {value}"
+
+
+def _source_line(label: str) -> str:
+    return "line " + label.lstrip("-").removeprefix("snippet line ").split(" ")[0]
 
 
 def is_literal(label: str) -> bool:

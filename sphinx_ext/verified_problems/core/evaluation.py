@@ -102,8 +102,9 @@ def _parts(items: list[Any]) -> list[list[Any]]:
     return [_entry(items, k, found) for k in range(count)]
 
 
-def _entries_of(item: Any, found: dict[int, list[list[Any]] | None]) -> list[list[Any]] | None:
-    """A tuple's parts or a matrix's cells, if ``item`` is one (read once a term)."""
+def entries_of(item: Any, found: dict[int, list[list[Any]] | None]) -> list[list[Any]] | None:
+    """A tuple's parts or a matrix's cells, if ``item`` is one (read once a term: ``found``
+    keeps what was read)."""
     key = id(item)
     if key not in found:
         cells = matrix_cells([item]) if isinstance(item, Env) else None
@@ -120,7 +121,7 @@ def _entries_of(item: Any, found: dict[int, list[list[Any]] | None]) -> list[lis
 def _entry_counts(items: Sequence[Any], found: dict[int, list[list[Any]] | None]) -> list[int]:
     counts: list[int] = []
     for item in items:
-        entries = _entries_of(item, found)
+        entries = entries_of(item, found)
         if entries is not None:
             counts.append(len(entries))
         elif isinstance(item, Group | Delim):
@@ -133,7 +134,7 @@ def _entry(items: Sequence[Any], k: int,
     """``items`` with every tuple or matrix in them replaced by its ``k``-th entry."""
     out: list[Any] = []
     for item in items:
-        entries = _entries_of(item, found)
+        entries = entries_of(item, found)
         if entries is not None:
             out.append(Group(tuple(entries[k]), -1, -1))
         elif isinstance(item, Group):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from .binding import Binding, Quantities, describe, is_literal
+from .binding import Binding, Quantities, bound_to, describe, is_literal
 from .derivations import Derivations
 from .digits import Status, compare
 from .printed import Printed, negated
@@ -34,6 +34,9 @@ class Binder:
     bindings: Mapping[int, Binding]
     quantities: Quantities
     strict: bool = True
+    #: Whether printed quantities may be bound (else the source's literals only: the cells of
+    #: a value the prose names and the snippet did not print are given, or nothing).
+    printed: bool = True
 
 
 def check_free(cell: Placed, printed: Printed, derivations: Derivations,
@@ -48,9 +51,10 @@ def check_free(cell: Placed, printed: Printed, derivations: Derivations,
 def derived_or_given(cell: Placed, printed: Printed, derivations: Derivations,
                      binder: Binder | None = None) -> Verdict | None:
     """The verdict on a decimal of a tuple that is no printed array: derived, or one of the
-    snippet's source literals; None if neither. Where the book binds, each entry may also be
-    bound to the printed quantity it quotes (a binding says which: no sign dropped from
-    ``(0, -0.7071, 0)`` finds its ``0.7071`` elsewhere)."""
+    snippet's source literals; None if neither. Where the book binds, a given number is bound
+    to its literal, and an entry of a tuple with no name may also be bound to the printed
+    quantity it quotes (a binding says which: no sign dropped from ``(0, -0.7071, 0)`` finds
+    its ``0.7071`` elsewhere)."""
     if binder is not None:
         found = _bind(cell, derivations, binder)
         if found is not None or binder.strict:
@@ -74,11 +78,11 @@ def _bind(cell: Placed, derivations: Derivations, binder: Binder) -> Verdict | N
     if binding is None and not binder.strict:
         return None
     magnitude = id(cell) in derivations.magnitudes
-    candidates = _candidates(cell, binder.quantities, magnitude)
-    if not candidates and not magnitude and binder.strict:
+    candidates = _candidates(cell, binder, magnitude)
+    if not candidates and not magnitude and binder.strict and binder.printed:
         # "0.34 below it", of a printed -0.34: a magnitude the sentence gives the sign of;
         # bound only by a person's make bind (and its diff), never passed as a free digit.
-        candidates = _candidates(cell, binder.quantities, True)
+        candidates = _candidates(cell, binder, True)
     if binding is not None and binding.bound is not None:
         return _bound(cell, binding.bound, binder.quantities, candidates)
     if not candidates:
@@ -93,12 +97,11 @@ def _bind(cell: Placed, derivations: Derivations, binder: Binder) -> Verdict | N
     return None  # allowed unbound: among the printed numbers, as without bindings
 
 
-def _candidates(cell: Placed, quantities: Quantities,
-                magnitude: bool) -> tuple[tuple[str, str], ...]:
-    number = cell.number
-    found = quantities.candidates(number.value_text, magnitude)
+def _candidates(cell: Placed, binder: Binder, magnitude: bool) -> tuple[tuple[str, str], ...]:
+    number, quantities = cell.number, binder.quantities
+    found = quantities.candidates(number.value_text, magnitude, binder.printed)
     if not found and number.percent:
-        found = quantities.candidates(number.text, magnitude)
+        found = quantities.candidates(number.text, magnitude, binder.printed)
     return found
 
 
@@ -121,7 +124,7 @@ def _bound(cell: Placed, label: str, quantities: Quantities,
                                lambda face: compare(face, value, policy))
     verdict = verdict_of(kind, None, None, cell, in_percent(cell, comparison), label)
     if verdict.outcome is Outcome.DIVERGE:
-        message = (f"{text} here is bound to {label}, printed {value}; if the page now means "
+        message = (f"{text} here is {bound_to(label, value)}; if the page now means "
                    "another quantity, run make bind")
         verdict = replace(verdict, message=message)
     verdict = with_provenance(verdict, describe(label, value))

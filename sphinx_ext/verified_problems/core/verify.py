@@ -141,7 +141,8 @@ def _check_unprinted(placed_value: PlacedValue, printed: Printed,
     Nothing is compared with "the closest" array: entry by entry as free digits, a sign
     dropped from ``(0, -0.7071, 0)`` would still find its ``0.7071`` printed somewhere. Where
     the book binds, a tuple with no name may quote printed quantities entry by entry, each
-    bound to its own; a named value never is (its name says what it is).
+    bound to its own; a named value's only to the source's literals (its name says what it
+    is: printed, given by the source, or derived).
     """
     cells = placed_value.cells
     decimals = [cell for cell in cells if cell.number.decimal]
@@ -157,7 +158,8 @@ def _check_unprinted(placed_value: PlacedValue, printed: Printed,
     given = next((n for n in placed_value.value.names if n in printed.given_names), None)
     if given is not None and len(placed_value.cells) == 1:
         return [_given_name(placed_value, given, printed)]
-    binder = None if placed_value.value.names else binder
+    if binder is not None and placed_value.value.names:
+        binder = replace(binder, printed=False)
     verdicts = [derived_or_given(cell, printed, derivations, binder) for cell in decimals]
     missing = [cell for cell, verdict in zip(decimals, verdicts, strict=True) if verdict is None]
     found = [verdict for verdict in verdicts if verdict is not None]

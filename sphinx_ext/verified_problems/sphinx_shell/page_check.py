@@ -210,9 +210,10 @@ def _not_run(check: vnodes.numeric_check, named: list[PlacedValue],
 
 def _bindings(snippet: str, named: list[PlacedValue], free: list[Placed],
               record: list[Binding]) -> dict[int, Binding]:
-    """The record's bindings of a snippet, matched to the share's digits that may be free
-    (by the ``id`` of each placed number), as a diff matches lines."""
-    cells = [*free, *(cell for value in named if not value.value.names for cell in value.cells)]
+    """The record's bindings of a snippet, matched to the share's digits that may be bound
+    (by the ``id`` of each placed number), as a diff matches lines: free digits, and the cells
+    of named values (those of a value the snippet did not print are bound to its literals)."""
+    cells = [*free, *(cell for value in named for cell in value.cells)]
     cells.sort(key=lambda cell: (cell.line or 0, cell.column or 0))
     mine = [binding for binding in record if binding.snippet == snippet]
     keys = [place_key(snippet, cell.context, cell.near) for cell in cells]
