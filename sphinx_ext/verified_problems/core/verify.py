@@ -140,9 +140,9 @@ def _check_unprinted(placed_value: PlacedValue, printed: Printed,
 
     Nothing is compared with "the closest" array: entry by entry as free digits, a sign
     dropped from ``(0, -0.7071, 0)`` would still find its ``0.7071`` printed somewhere. Where
-    the book binds, a tuple with no name may quote printed quantities entry by entry, each
-    bound to its own; a named value's only to the source's literals (its name says what it
-    is: printed, given by the source, or derived).
+    the book binds, a tuple or matrix instead has each entry bound to the printed quantity (or
+    literal) it quotes, so that it cannot turn into another printed row; a named scalar only
+    to a literal (its name says what it is: printed, given by the source, or derived).
     """
     cells = placed_value.cells
     decimals = [cell for cell in cells if cell.number.decimal]
@@ -150,22 +150,36 @@ def _check_unprinted(placed_value: PlacedValue, printed: Printed,
         decimals = list(cells)
     if not decimals:
         return []  # m_0 = 0: a start that needs no print
-    whole = _check_whole(placed_value, printed)
-    if whole is not None:
-        return whole
+    if binder is None or not binder.strict:
+        whole = _check_whole(placed_value, printed)
+        if whole is not None:
+            return whole
     if printed.transcript.problems:  # it may be what could not be read: that is the error
         return [check_free(cell, printed, derivations, binder) for cell in decimals]
     given = next((n for n in placed_value.value.names if n in printed.given_names), None)
     if given is not None and len(placed_value.cells) == 1:
         return [_given_name(placed_value, given, printed)]
-    if binder is not None and placed_value.value.names:
-        binder = replace(binder, printed=False)
+    if binder is not None and placed_value.value.names and len(cells) == 1:
+        binder = replace(binder, printed=False)  # a named scalar is no free digit
     verdicts = [derived_or_given(cell, printed, derivations, binder) for cell in decimals]
     missing = [cell for cell, verdict in zip(decimals, verdicts, strict=True) if verdict is None]
     found = [verdict for verdict in verdicts if verdict is not None]
+    if binder is not None and binder.strict:
+        found += _bound_integers(cells, decimals, printed, derivations, binder)
     if not missing:
         return found
     return [*found, _no_provenance(placed_value, missing[0], printed)]
+
+
+def _bound_integers(cells: Sequence[Placed], decimals: Sequence[Placed], printed: Printed,
+                    derivations: Derivations, binder: Binder) -> list[Verdict]:
+    """The integers of a tuple or matrix beside its decimals, each bound where it quotes a
+    printed quantity (the whole printed array once said so, ``(0, -0.7071, 0)``); an integer
+    that quotes none is a count, and no error."""
+    checked = {id(cell) for cell in decimals}
+    verdicts = (derived_or_given(cell, printed, derivations, binder)
+                for cell in cells if id(cell) not in checked)
+    return [verdict for verdict in verdicts if verdict is not None]
 
 
 def _given_name(placed_value: PlacedValue, name: str, printed: Printed) -> Verdict:

@@ -4,7 +4,7 @@ import math
 
 scale = 0.5
 z = [1.0, 1.0, 0.0]
-W = [[0.4, 1.5], [2.0, 0.75]]  # the statement's data, never printed
+W = [[0.4, 1.5], [2.0, 0.7]]  # the statement's data, never printed
 e = [math.exp(v) for v in z]
 total = sum(e)
 p = [v / total for v in e]
@@ -18,3 +18,4 @@ print("near_third_b = 0.33326")
 print("the loss is", round(-math.log(p[0]), 8))
 print("log_p_c =", round(math.log(p[2]), 8))
 print("H =", [[v / 4 for v in row] for row in [[1, 3], [4, scale]]])
+print("R =", [[0.25, 0.75], [0.75, 0.25]])  # the rows of H, and the first one reversed
