@@ -74,13 +74,14 @@ def test_bind_writes_a_record_and_asks_for_the_one_choice(root: Path) -> None:
 def test_the_record_reads_binding_by_binding(bound: Path) -> None:
     text = (bound / RECORD).read_text(encoding="utf-8")
     lines = [line for line in text.splitlines() if '"prose"' in line]
-    assert len(lines) == 18  # one binding a line: its diff reads binding by binding
+    assert len(lines) == 20  # one binding a line: its diff reads binding by binding
     assert any('"bound": "p[1] = p[2] = largest"' in line and '"prose": "0.4223"' in line
                for line in lines)  # printed alike: one group, no question
     assert any('"bound": "snippet line 5"' in line for line in lines)  # the source's 0.5
     assert any('"bound": "output line 8"' in line for line in lines)  # the loss, unnamed
     # one value printed twice through a float's rounding: one binding, no question
     assert any('"bound": "total = total_as_floats_add"' in line for line in lines)
+    assert any('"bound": "v[2] = zero"' in line for line in lines)  # a zero, and its noise
     assert any('"bound": "-log_p_c"' in line for line in lines)  # "1.8620 below zero"
 
 
@@ -185,10 +186,29 @@ def test_a_binding_to_a_quantity_printed_no_more_is_dropped(bound: Path) -> None
                for e in found), found
 
 
-def test_a_wrong_cell_of_a_computed_matrix_fails_at_its_line(bound: Path) -> None:
+@pytest.mark.parametrize(("named", "old", "new", "line"), [
+    (True, "4 & 0.5\n", "5 & 0.5\n", 37),
+    (False, "4 & 0.5\n", "5 & 0.5\n", 37),
+    (False, "1 & 3 \\\\\n", "1 & 5 \\\\\n", 36),  # a decimal entry the chain derives
+])
+def test_a_wrong_cell_of_a_computed_matrix_fails_at_its_line(
+        bound: Path, named: bool, old: str, new: str, line: int) -> None:
     """``H = \\frac{1}{4} [[1, 3], [4, 0.5]] = …``: the cell made wrong, not the line where
-    the computation starts, is where the error stands (the result is the printed H)."""
-    replace_in(bound / "index.md", "4 & 0.5\n", "5 & 0.5\n")
+    the computation starts or the result's, is where the error stands (the result is the
+    printed H, named or not)."""
+    if not named:
+        replace_in(bound / "index.md", "H = \\frac{1}{4}", "\\frac{1}{4}")
+        assert bind(bound, THIRD).returncode == 0  # the right page, bound again
+    replace_in(bound / "index.md", old, new)
     found = errors(sphinx_build(bound, "-W"))
-    assert len(found) == 1 and "index.md:37:" in found[0] and "[verified.arithmetic]" in found[0], \
+    assert len(found) == 1 and f"index.md:{line}:" in found[0], found
+    assert "[verified.arithmetic]" in found[0]
+
+
+def test_a_wrong_factor_of_a_computed_matrix_fails_at_its_line(bound: Path) -> None:
+    """Every entry of ``\\frac{1}{5} [[1, 3], [4, 0.5]]`` differs from the printed H: what they
+    share, the factor, is where the error stands (once)."""
+    replace_in(bound / "index.md", "H = \\frac{1}{4}", "H = \\frac{1}{5}")
+    found = errors(sphinx_build(bound, "-W"))
+    assert len(found) == 1 and "index.md:34:" in found[0] and "[verified.arithmetic]" in found[0], \
         found

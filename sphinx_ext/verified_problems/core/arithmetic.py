@@ -268,12 +268,15 @@ class _Chain:
         computed = k if side == 1 else k + 1
         readings = self._values(computed)
         entries = _entries(self.terms[computed], self.source, len(numbers))
+        wrong = [i for i, number in enumerate(numbers)
+                 if not any(_rounds_to(values[i].value, number, self.known.places)
+                            for values in readings)]
         starts = _entry_starts(self.terms[computed], len(numbers))
+        if len(wrong) == len(numbers) > 1:  # every entry: what they share is wrong (a factor)
+            wrong, starts = wrong[:1], [_start(self.terms[computed])] * len(numbers)
         found: list[SourceProblem] = []
-        for i, (number, (quoted, where)) in enumerate(zip(numbers, entries, strict=True)):
-            if any(_rounds_to(values[i].value, number, self.known.places)
-                   for values in readings):
-                continue
+        for i in wrong:
+            number, (quoted, where) = numbers[i], entries[i]
             message = _message(quoted, [values[i].value for values in readings], number,
                                self.known.places)
             if where is None:

@@ -229,15 +229,17 @@ class Quantities:
 GROUP = " = "
 
 
-#: Printed values that agree to this many significant digits are one value, printed twice
-#: through a float's rounding (``0.98`` and ``0.9799999999999996``): one binding, not a choice.
+#: Printed values that agree to this many significant digits (or, below 1, decimal places)
+#: are one value, printed twice through a float's rounding (``0.98`` and
+#: ``0.9799999999999996``, ``0`` and ``-5.551115123125783e-17``): one binding, not a choice.
 SAME_DIGITS = 12
 
 
 def same_value(one: Decimal, other: Decimal) -> bool:
-    """Whether two printed values are one value (equal, or equal to :data:`SAME_DIGITS`
-    significant digits)."""
-    return one == other or abs(one - other) <= max(abs(one), abs(other)).scaleb(-SAME_DIGITS)
+    """Whether two printed values are one value: equal to :data:`SAME_DIGITS` significant
+    digits, or decimal places where they are smaller than 1."""
+    scale = max(abs(one), abs(other), Decimal(1))
+    return one == other or abs(one - other) <= scale.scaleb(-SAME_DIGITS)
 
 
 def _grouped(found: list[tuple[Decimal, str]]) -> list[str]:

@@ -15,7 +15,7 @@ from math import prod
 
 from .binding import Binding, Quantities
 from .derivations import Derivations, PlacedEquation, derive
-from .digits import Policy, compare
+from .digits import Policy, Status, compare
 from .free import Binder, check_free, derived_or_given
 from .printed import (
     Literal,
@@ -74,6 +74,8 @@ def verify(
     verdicts.extend(check_free(cell, printed, derivations, binder) for cell in leftover)
     printed_right = {id(v.placed) for v in verdicts
                      if v.outcome is Outcome.MATCH and v.kind in ("named", "free", "bound")}
+    printed_right |= {id(cell) for cell, _message, _instead in derivations.problems
+                      if _derived_as_printed(cell, derivations, printed, verdicts)}
     verdicts.extend(
         Verdict("derived", None, None,
                 instead if instead is not None and id(cell) in printed_right else cell,
@@ -87,6 +89,18 @@ def verify(
     verdicts = [_exact(v, derivations) for v in verdicts]
     verdicts.sort(key=lambda v: (v.placed.line or 0, v.placed.column or 0))
     return verdicts
+
+
+def _derived_as_printed(cell: Placed, derivations: Derivations, printed: Printed,
+                        verdicts: Sequence[Verdict]) -> bool:
+    """Whether the number written after a computation that does not hold is one the snippet
+    printed, with no check of its own (the chain derives it): then the computation is what is
+    wrong, and the error is reported there."""
+    if id(cell) not in derivations.derived or not cell.number.text:
+        return False
+    if any(v.failed and v.placed is cell for v in verdicts):
+        return False
+    return printed.pool.match(cell.number.value_text, printed.policy).status is Status.MATCH
 
 
 def _exact(verdict: Verdict, derivations: Derivations) -> Verdict:

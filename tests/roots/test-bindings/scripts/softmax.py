@@ -19,3 +19,5 @@ print("the loss is", round(-math.log(p[0]), 8))
 print("log_p_c =", round(math.log(p[2]), 8))
 print("H =", [[v / 4 for v in row] for row in [[1, 3], [4, scale]]])
 print("R =", [[0.25, 0.75], [0.75, 0.25]])  # the rows of H, and the first one reversed
+print("v =", [0.4, -5.551115123125783e-17])  # a zero, with a float's noise
+print("zero =", 0.0)
