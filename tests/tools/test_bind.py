@@ -74,7 +74,7 @@ def test_bind_writes_a_record_and_asks_for_the_one_choice(root: Path) -> None:
 def test_the_record_reads_binding_by_binding(bound: Path) -> None:
     text = (bound / RECORD).read_text(encoding="utf-8")
     lines = [line for line in text.splitlines() if '"prose"' in line]
-    assert len(lines) == 20  # one binding a line: its diff reads binding by binding
+    assert len(lines) == 21  # one binding a line: its diff reads binding by binding
     assert any('"bound": "p[1] = p[2] = largest"' in line and '"prose": "0.4223"' in line
                for line in lines)  # printed alike: one group, no question
     assert any('"bound": "snippet line 5"' in line for line in lines)  # the source's 0.5
@@ -82,6 +82,8 @@ def test_the_record_reads_binding_by_binding(bound: Path) -> None:
     # one value printed twice through a float's rounding: one binding, no question
     assert any('"bound": "total = total_as_floats_add"' in line for line in lines)
     assert any('"bound": "v[2] = zero"' in line for line in lines)  # a zero, and its noise
+    # one value printed at two precisions, 1.41421356 and 1.4142135623730951
+    assert any('"bound": "root_2 = diagonal"' in line for line in lines)
     assert any('"bound": "-log_p_c"' in line for line in lines)  # "1.8620 below zero"
 
 
@@ -169,9 +171,9 @@ def test_allowed_unbound_digits_are_counted(root: Path) -> None:
     report = json.loads((root / "_build" / "verify" / "verification.json").read_text())
     numbers = report["pages"][0]["numbers"]
     unbound = [n for n in numbers if n["kind"] == "free"]
-    assert len(unbound) == 9  # and the source's literals, given
+    assert len(unbound) == 10  # and the source's literals, given
     assert all(n["provenance"].startswith("printed ") for n in unbound)
-    assert report["pages"][0]["snippets"][0]["unbound"] == 9
+    assert report["pages"][0]["snippets"][0]["unbound"] == 10
 
 
 def test_a_binding_to_a_quantity_printed_no_more_is_dropped(bound: Path) -> None:

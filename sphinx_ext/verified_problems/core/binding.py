@@ -23,7 +23,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from .digits import Policy, PrintedPool, to_decimal
@@ -235,11 +235,24 @@ GROUP = " = "
 SAME_DIGITS = 12
 
 
+#: A value printed with fewer places is the same value as one that rounds to it, where it
+#: shows at least this many significant digits (``0.70710678``, ``round(v, 8)``, and
+#: ``0.7071067811865475``): one quantity printed at two precisions, not a coincidence.
+SHOWN_DIGITS = 6
+
+
 def same_value(one: Decimal, other: Decimal) -> bool:
     """Whether two printed values are one value: equal to :data:`SAME_DIGITS` significant
-    digits, or decimal places where they are smaller than 1."""
+    digits (or decimal places, where they are smaller than 1), or the one with fewer places,
+    showing :data:`SHOWN_DIGITS` digits or more, is the other rounded."""
     scale = max(abs(one), abs(other), Decimal(1))
-    return one == other or abs(one - other) <= scale.scaleb(-SAME_DIGITS)
+    if one == other or abs(one - other) <= scale.scaleb(-SAME_DIGITS):
+        return True
+    short, full = sorted((one, other), key=lambda v: -int(v.as_tuple().exponent))
+    if len(short.as_tuple().digits) < SHOWN_DIGITS:
+        return False
+    return full.quantize(Decimal(1).scaleb(int(short.as_tuple().exponent)),
+                         rounding=ROUND_HALF_EVEN) == short
 
 
 def _grouped(found: list[tuple[Decimal, str]]) -> list[str]:

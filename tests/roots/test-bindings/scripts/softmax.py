@@ -21,3 +21,5 @@ print("H =", [[v / 4 for v in row] for row in [[1, 3], [4, scale]]])
 print("R =", [[0.25, 0.75], [0.75, 0.25]])  # the rows of H, and the first one reversed
 print("v =", [0.4, -5.551115123125783e-17])  # a zero, with a float's noise
 print("zero =", 0.0)
+print("root_2 =", round(math.sqrt(2), 8))  # one value at two precisions
+print("diagonal =", math.sqrt(2))
