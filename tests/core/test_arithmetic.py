@@ -308,6 +308,9 @@ def test_intermediates_carry_full_precision() -> None:
         (r"\frac{1}{4} = 26\%", False),
         (r"\frac{1}{3} + \frac{1}{3} = \frac{2}{3}", True),
         (r"e \approx 2.7183", True),
+        (r"\sqrt{2\pi} = 2.5066", True),  # a bare \pi is the constant
+        (r"\frac{1}{\sqrt{2\pi}} = 0.3989", True),
+        (r"\frac{1}{\sqrt{3\pi}} = 0.3989", False),
         (r"\frac{\ln 3}{\ln 2} = \frac{1.0986}{0.6931} = 1.5850", True),  # steps carry ln 3 on
         (r"\frac{\ln 3}{\ln 2} = \frac{1.0986}{0.6932} = 1.5850", False),
     ],
@@ -345,6 +348,67 @@ def test_a_printed_name_equated_with_an_exact_value_is_compared() -> None:
     assert failures(r"p = \frac{1}{4}", printed) == [
         "p: printed 0.33333333, but \\frac{1}{4} is 0.25"]
     assert failures(r"q = 2^{-2}", printed) != []
+
+
+def test_a_printed_array_equated_with_exact_entries_is_compared_entry_by_entry() -> None:
+    printed = "p = [0.5, 0.25, 0.25]\nP = [[0.5 0.5]\n [0.33333333 0.66666667]]\n"
+    assert failures(r"p = \left(\frac{1}{2},\; \frac{1}{4},\; \frac{1}{4}\right)", printed) == []
+    assert failures(r"p = (\tfrac12,\; \tfrac13,\; \tfrac14)", printed) == [
+        "p[2]: printed 0.25, but \\tfrac13 is 0.33333333"]
+    matrix = r"P = \begin{bmatrix} \frac12 & \frac12 \\ \frac13 & \frac%s \end{bmatrix}"
+    assert failures(matrix % "23", printed) == []
+    assert failures(matrix % "13", printed) == [
+        "P[2,2]: printed 0.66666667, but \\frac13 is 0.33333333"]
+    assert failures(r"p = (\tfrac12,\; \tfrac14)", printed) != []  # two entries for three
+
+
+def test_an_operand_one_minus_a_printed_probability_is_derived_from_it() -> None:
+    printed = "prevalence = 0.01\nfpr = 0.1\nsensitivity = 0.95\nodds = 0.096\n"
+    latex = r"0.95 \times 0.01 + 0.1 \times 0.99 = 0.1085"
+    assert [(v.placed.number.text, v.provenance) for v in check(latex, printed)
+            if v.kind == "derived"
+            ] == [("0.99", "derived: 1 - 0.01 (prevalence)"), ("0.1085", "derived: 0.95 \\times"
+                  " 0.01 + 0.1 \\times 0.99")]
+    assert failures(r"\frac{0.0960}{1.0960} = 0.0876", printed) == []  # one plus the odds
+    assert failures(r"0.95 \times 0.01 + 0.1 \times 0.98 = 0.1075", printed) == [
+        "free digit: prose 0.98 is not among the printed numbers (nearest printed 0.9500 "
+        "(sensitivity))"]
+
+
+def test_a_result_whose_printed_entries_are_rearranged_is_reported_at_the_result() -> None:
+    # Two entries of the inverse swapped: each is still a printed number, so the error used to
+    # be put at the computation's cells, a line away from the digits that changed.
+    printed = "XtX_inv = [[ 0.7 -0.3]\n [-0.3  0.2]]\n"
+    latex = (r"\frac{1}{20} \begin{bmatrix} %s & -6 \\ -6 & 4 \end{bmatrix}"
+             r" = \begin{bmatrix} %s \end{bmatrix}")
+    swapped = latex % ("14", r"-0.3 & 0.7 \\ -0.3 & 0.2")
+    assert [where(swapped, v)[:4] for v in check(swapped, printed) if v.failed] == [
+        "-0.3", "0.7 "]
+    computed = latex % ("15", r"0.7 & -0.3 \\ -0.3 & 0.2")  # the computation is what is wrong
+    assert [where(computed, v)[:2] for v in check(computed, printed) if v.failed] == ["15"]
+
+
+def test_of_two_steps_that_disagree_the_one_the_snippet_did_not_print_is_blamed() -> None:
+    printed = "A_inv = [[-0.5  0.5]\n [ 1.  -0.66666667]]\n"
+    steps = (r"-\frac{1}{6} \begin{bmatrix} 3 & -3 \\ -6 & %s \end{bmatrix}"
+             r" = \begin{bmatrix} -\frac{1}{2} & \frac{1}{2} \\ %s & -\frac{2}{3} \end{bmatrix}")
+    later = steps % ("4", "2")  # the second step is wrong: it is reported where it stands
+    assert [where(later, v)[:6] for v in check(later, printed) if v.failed] == ["\\begin"]
+    earlier = steps % ("5", "1")  # the first: reported where it starts, as before
+    assert [where(earlier, v)[:6] for v in check(earlier, printed) if v.failed] == ["-\\frac"]
+
+
+def test_a_determinant_is_named_where_the_snippet_printed_it() -> None:
+    printed = "det_A = -6.0\n"
+    macros = {"mat": (r"\mathbf{#1}", 1)}
+    assert failures(r"\det\mat{A} = -6 \quad \det(\mat{A}) = -6", printed, macros=macros) == []
+    assert failures(r"\det\mat{A} = 6", printed, macros=macros) == [
+        "det_A: prose 6, printed -6.0000"]
+    # in the arithmetic too
+    assert failures(r"\frac{12}{\det\mat{A}} = -2", printed, macros=macros) == []
+    assert failures(r"\frac{12}{\det\mat{A}} = 2", printed, macros=macros) != []
+    # not printed: no name, as before (an integer is a count, a decimal a free digit)
+    assert failures(r"\det\mat{B} = 7", printed, macros=macros) == []
 
 
 def test_percentages_stand_for_their_hundredth() -> None:

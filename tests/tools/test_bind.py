@@ -74,7 +74,7 @@ def test_bind_writes_a_record_and_asks_for_the_one_choice(root: Path) -> None:
 def test_the_record_reads_binding_by_binding(bound: Path) -> None:
     text = (bound / RECORD).read_text(encoding="utf-8")
     lines = [line for line in text.splitlines() if '"prose"' in line]
-    assert len(lines) == 21  # one binding a line: its diff reads binding by binding
+    assert len(lines) == 25  # one binding a line: its diff reads binding by binding
     assert any('"bound": "p[1] = p[2] = largest"' in line and '"prose": "0.4223"' in line
                for line in lines)  # printed alike: one group, no question
     assert any('"bound": "snippet line 5"' in line for line in lines)  # the source's 0.5
@@ -85,6 +85,7 @@ def test_the_record_reads_binding_by_binding(bound: Path) -> None:
     # one value printed at two precisions, 1.41421356 and 1.4142135623730951
     assert any('"bound": "root_2 = diagonal"' in line for line in lines)
     assert any('"bound": "-log_p_c"' in line for line in lines)  # "1.8620 below zero"
+    assert any('"bound": "XtX[2,2]"' in line for line in lines)  # an integer of X^T X
 
 
 @pytest.mark.parametrize(("line", "old", "new", "quantity"), [
@@ -98,6 +99,8 @@ def test_the_record_reads_binding_by_binding(bound: Path) -> None:
     (27, "2 & 0.7\n", "2 & 1.5\n", "the literal 0.7 on line 7 of the snippet"),
     # a named tuple the snippet printed as a row of another name, turned into another row
     (42, "(0.25,\\; 0.75)", "(0.75,\\; 0.25)", "H[1,1] = R[1,1] = R[2,2]"),
+    # integers equated with a product of names, that the snippet printed
+    (46, "3 & 5 \\end", "3 & 6 \\end", "XtX[2,2]"),
 ])
 def test_a_digit_changed_into_another_printed_number_fails(
         bound: Path, line: int, old: str, new: str, quantity: str) -> None:

@@ -55,7 +55,7 @@ from .evaluation import (
     term_items,
 )
 from .latex import Equation
-from .latex.grammar import NameTuple, classify, unit_of
+from .latex.grammar import Literal, NameTuple, classify, unit_of
 from .latex.tokens import Delim, Num, is_tok, walk
 from .latex.vocabulary import MINUS
 from .values import SourceProblem
@@ -71,7 +71,13 @@ class Known:
     ``full`` gives the full-precision values a written number may stand for (``value_text``
     and whether only its magnitude must agree), ``name`` the value of a printed scalar (None:
     unknown), ``provenance`` whether a written number has one without this chain (printed,
-    given, derived elsewhere); ``places`` is the policy's.
+    given, derived elsewhere); ``places`` is the policy's. ``values`` gives every value of a
+    printed name with its label, row-major (a scalar's one, an array's all), so that a name
+    equated with a tuple or matrix of computations is compared entry by entry;
+    ``arrangement`` whether numbers written as a tuple or matrix (of ``ndim`` axes) are a
+    printed array (True), printed numbers otherwise arranged (False) or not all printed
+    (None): where a computation and the result written after it disagree, it says which is
+    wrong.
     """
 
     places: int
@@ -79,6 +85,8 @@ class Known:
     name: Callable[[str], Fraction | None]
     provenance: Callable[[str], bool] = lambda _text: False
     log_base: int | None = None
+    values: Callable[[str], tuple[tuple[str, Fraction], ...] | None] = lambda _name: None
+    arrangement: Callable[[Sequence[str], int], bool | None] = lambda _texts, _ndim: None
 
 
 @dataclass
@@ -203,27 +211,45 @@ class _Chain:
         return found[0] if found else None
 
     def printed_names(self) -> list[SourceProblem]:
-        """A printed name equated with a computation of no decimals (``p = \\frac{1}{3}``,
-        ``y = \\sqrt{3}``): the printed value must be what it computes, at the policy's
-        places. (A name equated with numbers is the named value's check.)"""
+        """A printed name equated with a computation (``p = \\frac{1}{3}``, ``y = \\sqrt{3}``,
+        ``p = (\\frac12, \\frac14, \\frac14)``, ``x = 0.5 \\times 0.6``): each printed value
+        must be what its entry computes at the policy's places, as written or at full
+        precision. A chain with plain numbers in it is left to them: the name is checked
+        against the numbers (the named value's check), and the numbers against the
+        computation; only a computation of no decimals is compared with the name as well."""
         found: list[SourceProblem] = []
         for k, relation in enumerate(self.relations):
             if relation not in EQUALITIES or k + 1 >= len(self.terms):
                 continue
             for name, other in ((k, k + 1), (k + 1, k)):
-                kind = classify(self.terms[name])
-                value = self.known.name(kind) if isinstance(kind, str) else None
-                computed = self.written[other]
-                if value is None or not isinstance(computed, list) or len(computed) != 1 \
-                        or _decimals(self.terms[other]) \
-                        or self.literals[other] is not None:
-                    continue
-                start = _start(self.terms[other])
-                if start is not None and not _agree(Value(value, False), computed[0],
-                                                    self.known.places):
-                    found.append(SourceProblem(start, (
-                        f"{kind}: printed {_shown(value)}, but "
-                        f"{_text(self.terms[other], self.source)} is {_shown(computed[0].value)}")))
+                found += self._printed_name(name, other)
+        return found
+
+    def _printed_name(self, name: int, other: int) -> list[SourceProblem]:
+        kind = classify(self.terms[name])
+        values = self.known.values(kind) if isinstance(kind, str) else None
+        computed, term = self.written[other], self.terms[other]
+        numbers = any(literal is not None for literal in self.literals)
+        if values is None or not isinstance(computed, list) \
+                or self.literals[other] is not None or (numbers and _decimals(term)):
+            return []
+        start = _start(term)
+        if len(computed) != len(values):
+            return [] if numbers or start is None else [SourceProblem(start, (
+                f"{kind}: printed {len(values)} values, but {_text(term, self.source)} "
+                f"computes {len(computed)}"))]
+        readings = self._values(other)
+        places = max(self.known.places, _places_in(term))
+        starts = _entry_starts(term, len(values))
+        quoted = [entry[0] for entry in _entries(term, self.source, len(values))]
+        found: list[SourceProblem] = []
+        for i, ((label, value), at) in enumerate(zip(values, starts, strict=True)):
+            if at is None or any(_agree(Value(value, False), reading[i], places)
+                                 for reading in readings):
+                continue
+            found.append(SourceProblem(at, (
+                f"{label}: printed {_shown(value)}, but {quoted[i]} is "
+                f"{_shown(readings[-1][i].value)}")))
         return found
 
     def pairs(self) -> Iterator[int]:
@@ -274,33 +300,58 @@ class _Chain:
         starts = _entry_starts(self.terms[computed], len(numbers))
         if len(wrong) == len(numbers) > 1:  # every entry: what they share is wrong (a factor)
             wrong, starts = wrong[:1], [_start(self.terms[computed])] * len(numbers)
+        rearranged = len(numbers) > 1 and self._rearranged(side, k, numbers)
         found: list[SourceProblem] = []
         for i in wrong:
             number, (quoted, where) = numbers[i], entries[i]
             message = _message(quoted, [values[i].value for values in readings], number,
                                self.known.places)
-            if where is None:
+            if rearranged:  # printed numbers, swapped or turned into another: the result's
+                found.append(SourceProblem(number.start, message))
+            elif where is None:
                 found.append(SourceProblem(number.start, message, starts[i]))
             else:
                 found.append(SourceProblem(where, message))
         return found
 
+    def _rearranged(self, side: int, k: int, numbers: list[Num]) -> bool:
+        """Whether the tuple or matrix written as a result is printed numbers in an order no
+        printed array has: then it is what is wrong, not the computation before it."""
+        literal = classify(self.terms[k + side])
+        ndim = len(literal.shape) if isinstance(literal, Literal) else 1
+        texts = [number.prose().value_text for number in numbers]
+        return self.known.arrangement(texts, ndim) is False
+
     def _compare_steps(self, k: int) -> list[SourceProblem]:
         """Two computations: they must agree at the policy's places, as written or at full
-        precision. Reported where the first one starts: the step after it is checked in turn
-        against what follows it."""
+        precision. Reported where the first one starts (the step after it is checked in turn
+        against what follows it), or where the second one does if only the first gives what
+        the snippet printed."""
         first, second = self.terms[k], self.terms[k + 1]
-        start = _start(first)
         places = max(self.known.places, _places_in(first), _places_in(second))
         readings = list(zip(self._values(k), self._values(k + 1), strict=False))
-        if start is None or any(all(_agree(a, b, places) for a, b in zip(x, y, strict=True))
-                                for x, y in readings):
+        if any(all(_agree(a, b, places) for a, b in zip(x, y, strict=True))
+               for x, y in readings):
             return []
         left, right = readings[-1]
+        blamed = second if self._printed_as(left) and not self._printed_as(right) else first
+        start = _start(blamed)
+        if start is None:
+            return []
         a, b = next((a, b) for a, b in zip(left, right, strict=True) if not _agree(a, b, places))
         return [SourceProblem(start, f"the arithmetic does not hold: {_text(first, self.source)}"
                                      f" is {_shown(a.value)}, but {_text(second, self.source)} "
                                      f"is {_shown(b.value)}")]
+
+    def _printed_as(self, values: list[Value]) -> bool:
+        """Whether computed values are what the snippet printed: a printed number, or a
+        printed array, row or column entry by entry, at the policy's places."""
+        places = self.known.places
+        texts = [f"{as_decimal(round(v.value, places)).quantize(Decimal(1).scaleb(-places)):f}"
+                 for v in values]
+        if len(texts) == 1:
+            return bool(self.known.full(texts[0], False))
+        return self.known.arrangement(texts, 1) is True
 
     def _computations(self) -> list[int]:
         """The arithmetic sides joined to another that are computations, not plain numbers."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 
 from .arithmetic import Known, check_chain
@@ -68,9 +69,11 @@ def derive(equations: Sequence[PlacedEquation], printed: Printed,
         return values or ((found.values[prose][0],) if prose in found.values else ())
 
     def provenance(prose: str) -> bool:
-        return bool(full(prose, True)) or printed.is_given(prose)
+        return bool(full(prose, True)) or printed.is_given(prose) \
+            or printed.complement(prose) is not None
 
-    known = Known(printed.policy.decimals, full, printed.scalar, provenance, log_base)
+    known = Known(printed.policy.decimals, full, printed.scalar, provenance, log_base,
+                  printed.values, printed.arrangement)
     for chain, placed in enumerate(equations):
         result = check_chain(placed.equation, placed.source, known)
         for start, (value, origin) in result.derived.items():
@@ -80,6 +83,8 @@ def derive(equations: Sequence[PlacedEquation], printed: Printed,
                 found.values.setdefault(number.number.value_text, (value, chain))
                 if start in result.exact:
                     found.exact.add(number.number.value_text)
+        for start in result.operands & set(placed.numbers):
+            _complement(placed.numbers[start], printed, full, found)
         for start in result.covered & set(placed.numbers):
             found.derived[id(placed.numbers[start])] = (Fraction(0), "a step that does not hold")
         for start in result.operands:
@@ -91,6 +96,18 @@ def derive(equations: Sequence[PlacedEquation], printed: Printed,
                             None if problem.instead is None else placed.place(problem.instead))
                            for problem in result.problems]
     return found
+
+
+def _complement(number: Placed, printed: Printed,
+                full: Callable[[str, bool], tuple[Fraction, ...]], found: Derivations) -> None:
+    """An operand with no provenance of its own that is one minus (or plus) a printed or
+    given number is derived from it (``0.99`` of a printed prevalence 0.01)."""
+    text = number.number.value_text
+    if id(number) in found.derived or full(text, True) or printed.is_given(text):
+        return
+    origin = printed.complement(text)
+    if origin is not None:
+        found.derived[id(number)] = (Fraction(Decimal(text)), origin)
 
 
 def _placed(placed: PlacedEquation, offset: int) -> Placed:

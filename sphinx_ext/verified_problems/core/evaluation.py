@@ -44,6 +44,8 @@ _UPRIGHT = frozenset(["\\mathrm", "\\operatorname", "\\textrm", "\\text", "\\mat
 #: Brackets whose content's absolute value they mean.
 ABSOLUTE = frozenset(["|", "\\lvert", "\\vert"])
 _LARGEST_EXPONENT = Decimal(10_000)
+#: π to 60 digits, as every other irrational here is computed.
+_PI = Fraction(Decimal("3.14159265358979323846264338327950288419716939937510582097494459"))
 #: Matrices whose cells are values (``vmatrix`` is a determinant, ``Vmatrix`` a norm).
 _MATRICES = MATRIX_ENVIRONMENTS - starred("vmatrix Vmatrix")
 _ONE = Fraction(1)
@@ -338,6 +340,8 @@ class _Parser:
         value = self.lookup.name(name)
         if value is None and name == "e":  # Euler's number, unless the snippet printed an e
             value = Fraction(_exp(Decimal(1)))
+        if value is None and used == 1 and is_tok(self.peek(), frozenset(["\\pi"])):
+            value = _PI  # a bare \pi, unless printed: \vec{\pi} is a distribution's name
         if value is None:
             raise NotArithmetic
         self.at += used

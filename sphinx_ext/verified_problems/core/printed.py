@@ -13,12 +13,12 @@ import ast
 import io
 import re
 import tokenize
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from .digits import Policy, PrintedPool, Status, to_decimal
+from .digits import Policy, PrintedPool, Status, compare, to_decimal
 from .values import Entry, Transcript
 
 _ELEMENT = re.compile(r"(?P<base>.+?)_(?P<index>\d+(?:,\d+)*)")
@@ -114,6 +114,51 @@ class Printed:
         value = to_decimal(entry.values[flat])
         return Fraction(value) if value.is_finite() else None
 
+    def values(self, name: str) -> tuple[tuple[str, Fraction], ...] | None:
+        """Every full printed value of a prose name with its label, row-major: a scalar's one
+        (or an element's), an array's all (``P[1,2]``); None if the name was not printed or a
+        value is no number."""
+        resolved = resolve(name, self.transcript.entries)
+        if resolved is None or resolved[1] is not None:
+            scalar = self.scalar(name)
+            return None if scalar is None else ((name, scalar),)
+        entry = resolved[0]
+        decimals = [to_decimal(text) for text in entry.values]
+        if not decimals or not all(value.is_finite() for value in decimals):
+            return None
+        return tuple((entry.name + index_label(index), Fraction(value))
+                     for index, value in zip(indices(entry.shape), decimals, strict=False))
+
+    def arrays_of(self, size: int, ndim: int
+                  ) -> Iterator[tuple[Entry, list[tuple[int, ...]], tuple[str, ...]]]:
+        """Printed arrays of ``size`` entries, with each entry's index: whole arrays first,
+        then (for a 1-D tuple) the rows and columns of printed matrices."""
+        entries = list(self.transcript.entries.values())
+        for entry in entries:
+            if len(entry.values) == size and entry.shape:
+                yield entry, indices(entry.shape), entry.values
+        for entry in entries:
+            if ndim == 1 and len(entry.shape) == 2:
+                rows, columns = entry.shape
+                if columns == size:
+                    for r in range(rows):
+                        yield (entry, [(r + 1, c + 1) for c in range(columns)],
+                               entry.values[r * columns:(r + 1) * columns])
+                if rows == size and columns > 1:
+                    for c in range(columns):
+                        yield (entry, [(r + 1, c + 1) for r in range(rows)],
+                               tuple(entry.values[r * columns + c] for r in range(rows)))
+
+    def arrangement(self, texts: Sequence[str], ndim: int) -> bool | None:
+        """Whether numbers written as one tuple or matrix are a printed array, row or column
+        (True), printed numbers in another arrangement (False: two entries swapped, one turned
+        into another printed number), or not all printed (None: nothing to tell by)."""
+        if any(self.pool.match(text, self.policy).status is not Status.MATCH for text in texts):
+            return None
+        return any(all(compare(text, value, self.policy).status is Status.MATCH
+                       for text, value in zip(texts, values, strict=True))
+                   for _entry, _where, values in self.arrays_of(len(texts), ndim))
+
     def full(self, prose: str, magnitude: bool) -> tuple[Fraction, ...]:
         """The printed values a written number may stand for at full precision (rounding to
         it); with ``magnitude``, the negatives' magnitudes too, in the written sign."""
@@ -125,6 +170,20 @@ class Printed:
     def is_given(self, prose: str) -> bool:
         """Whether the snippet's source writes this number as a literal."""
         return self.given.match(prose, self.policy).status is Status.MATCH
+
+    def complement(self, prose: str) -> str | None:
+        """How a written number is one minus, or one plus, a printed or given number below
+        one, if it is (``1 - 0.01 (prevalence)``): the complement of a probability, or one
+        plus an odds, is what prose computes in its head and the snippet seldom prints."""
+        value = Decimal(prose)
+        for other, form in ((1 - value, "1 - {}"), (value - 1, "1 + {}")):
+            if not 0 < other < 1:
+                continue
+            text = f"{other:f}"
+            label = self.label_of(text) or ("given" if self.is_given(text) else None)
+            if label is not None:
+                return f"{form.format(text)} ({label})"
+        return None
 
     def label_of(self, prose: str) -> str | None:
         """The printed quantity (name and index) a number is printed as, if any."""

@@ -9,7 +9,7 @@ returns.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from math import prod
 
@@ -17,6 +17,7 @@ from .binding import Binding, Quantities
 from .derivations import Derivations, PlacedEquation, derive
 from .digits import Policy, Status, compare
 from .free import Binder, check_free, derived_or_given
+from .latex.grammar import is_operator_name
 from .printed import (
     Literal,
     Printed,
@@ -66,6 +67,10 @@ def verify(
     leftover: list[Placed] = list(free)
     for placed_value in named:
         checked = _check_named(placed_value, printed)
+        names = placed_value.value.names
+        if checked is None and names and all(map(is_operator_name, names)):
+            leftover += [cell for cell in placed_value.cells if cell.number.decimal]
+            continue  # \det \mat{A} not printed: no name, as before operators named
         if checked is None:
             checked = _unprinted_sibling(placed_value, transcript)
         if checked is None:
@@ -160,6 +165,8 @@ def _check_unprinted(placed_value: PlacedValue, printed: Printed,
     """
     cells = placed_value.cells
     decimals = [cell for cell in cells if cell.number.decimal]
+    if not decimals and not placed_value.value.names:
+        return _quoted_integers(placed_value, printed, derivations, binder)
     if not decimals and len(cells) > 1:  # a tuple of integers is a value too: (-1000, -1001)
         decimals = list(cells)
     if not decimals:
@@ -183,6 +190,16 @@ def _check_unprinted(placed_value: PlacedValue, printed: Printed,
     if not missing:
         return found
     return [*found, _no_provenance(placed_value, missing[0], printed)]
+
+
+def _quoted_integers(placed_value: PlacedValue, printed: Printed, derivations: Derivations,
+                     binder: Binder | None) -> list[Verdict]:
+    """A tuple or matrix of integers with no name, equated with an expression: a printed
+    array as a whole, or (where the book binds) each integer bound where it quotes a printed
+    quantity; integers that quote nothing are counts, and no error."""
+    if binder is not None and binder.strict:
+        return _bound_integers(placed_value.cells, (), printed, derivations, binder)
+    return _check_whole(placed_value, printed) or []
 
 
 def _bound_integers(cells: Sequence[Placed], decimals: Sequence[Placed], printed: Printed,
@@ -225,34 +242,13 @@ def _check_whole(placed_value: PlacedValue, printed: Printed) -> list[Verdict] |
     value = placed_value.value
     if not value.shape:
         return None
-    candidates = _candidates(printed.transcript, len(placed_value.cells), len(value.shape))
+    candidates = printed.arrays_of(len(placed_value.cells), len(value.shape))
     for entry, where, values in candidates:
         verdicts = [_compare_cell(entry, index, text, cell, printed.policy)
                     for index, text, cell in zip(where, values, placed_value.cells, strict=True)]
         if all(v.outcome is Outcome.MATCH for v in verdicts):
             return verdicts
     return None
-
-
-def _candidates(
-    transcript: Transcript, size: int, ndim: int
-) -> Iterable[tuple[Entry, list[tuple[int, ...]], tuple[str, ...]]]:
-    """Printed arrays of ``size`` entries: whole arrays first, then rows and columns."""
-    entries = list(transcript.entries.values())
-    for entry in entries:
-        if len(entry.values) == size and entry.shape:
-            yield entry, list(indices(entry.shape)), entry.values
-    for entry in entries:
-        if ndim == 1 and len(entry.shape) == 2:
-            rows, columns = entry.shape
-            if columns == size:
-                for r in range(rows):
-                    yield (entry, [(r + 1, c + 1) for c in range(columns)],
-                           entry.values[r * columns:(r + 1) * columns])
-            if rows == size and columns > 1:
-                for c in range(columns):
-                    yield (entry, [(r + 1, c + 1) for r in range(rows)],
-                           tuple(entry.values[r * columns + c] for r in range(rows)))
 
 
 def _check_against(

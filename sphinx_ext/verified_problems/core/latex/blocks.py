@@ -118,6 +118,9 @@ class _Findings:
 
         A chain without a name still yields (if ``unnamed``) its literal tuples and matrices
         that hold a decimal, as values with no name: they must match a printed array as a whole.
+        So does a tuple or matrix of integers equated with an expression (``\\mat{X}^{\\mathsf
+        T}\\mat{X} = \\begin{bmatrix} 4 & 6 \\\\ 6 & 14 \\end{bmatrix}``): its integers are
+        checked where they quote printed numbers.
         """
         kinds = [classify(term) for term in terms]
         names = tuple(dict.fromkeys(kind for kind in kinds if isinstance(kind, str)))
@@ -126,9 +129,11 @@ class _Findings:
         if not (names or tuples) and not unnamed:
             return False
         if not (names or tuples):
+            equated = len(kinds) > 1 and None in kinds  # X^T X = [[4, 6], [6, 14]]
             literals = [lit for lit, term in zip(kinds, terms, strict=True)
                         if isinstance(lit, Literal) and len(lit.cells) > 1
-                        and any(cell.decimal for cell in lit.cells) and not is_interval(term)]
+                        and (equated or any(cell.decimal for cell in lit.cells))
+                        and not is_interval(term)]
         if names and not literals:
             self._unknown_environments(terms, names)
         self._values(names, literals, tuples)

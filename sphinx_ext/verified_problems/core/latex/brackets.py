@@ -276,8 +276,11 @@ def _percents(items: Sequence[Item]) -> list[Item]:
     r"""A number followed by ``\%`` stands for its hundredth: it is marked so."""
     out = list(items)
     for k, item in enumerate(items):
-        after = next((i for i in items[k + 1:] if not is_tok(i, _SPACING)), None)
-        if isinstance(item, Num) and after is not None and is_tok(after, "\\%"):
+        if not isinstance(item, Num):
+            continue
+        after = next((items[j] for j in range(k + 1, len(items))
+                      if not is_tok(items[j], _SPACING)), None)
+        if after is not None and is_tok(after, "\\%"):
             out[k] = replace(item, percent=True)
     return out
 

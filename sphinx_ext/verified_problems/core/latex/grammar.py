@@ -81,6 +81,7 @@ from .vocabulary import (
     GREEK,
     LINE_BREAKS,
     MATRIX_ENVIRONMENTS,
+    NAMING_OPERATORS,
     OPERATOR_NAMES,
     PLUS_MINUS,
     PUNCTUATION,
@@ -506,6 +507,8 @@ def _name_head(items: Sequence[Item]) -> tuple[_Name, int] | None:
         return (inner, 1) if inner is not None and inner.subscript is None else None
     if not isinstance(first, Tok):
         return None
+    if first.text in NAMING_OPERATORS and len(items) > 1:
+        return _operator_name(first.text[1:], items[1:])
     if _is_letter(first):
         return _Name(first.text), 1
     if first.text in GREEK:
@@ -519,6 +522,19 @@ def _name_head(items: Sequence[Item]) -> tuple[_Name, int] | None:
     if first.text in DECORATIONS:
         inner = replace(inner, marks=(*inner.marks, DECORATIONS[first.text]))
     return inner, 2
+
+
+def _operator_name(operator: str, rest: Sequence[Item]) -> tuple[_Name, int] | None:
+    """``\\det \\mat{A}`` or ``\\det(\\mat{A})`` as the name ``det_A``, and the items it took."""
+    if isinstance(rest[0], Delim) and rest[0].opener == "(":
+        inner = _name(rest[0].items)
+        if inner is None or (len(rest) > 1 and is_tok(rest[1], "_")):
+            return None
+        return _Name(f"{operator}_{inner.render()}"), 2
+    head = _name_head(rest)
+    if head is None:
+        return None
+    return _Name(f"{operator}_{head[0].render()}"), head[1] + 1
 
 
 def _word(items: Sequence[Item]) -> _Name | None:
@@ -550,6 +566,12 @@ def _is_alnum(item: Item) -> bool:
     return isinstance(item, Tok) and len(item.text) == 1 and item.text.isalnum()
 
 
+
+
+def is_operator_name(name: str) -> bool:
+    """Whether a name is an operator's of a named matrix (``det_A``, from ``\\det\\mat{A}``):
+    checked where the snippet printed it, and no name (as before) where it did not."""
+    return any(name.startswith(f"{operator[1:]}_") for operator in NAMING_OPERATORS)
 
 
 def name_prefix(items: Sequence[Item]) -> tuple[str, int] | None:

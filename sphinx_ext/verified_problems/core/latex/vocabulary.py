@@ -151,6 +151,9 @@ ELLIPSES = frozenset(["\\ldots", "\\dots", "\\cdots", "…"])
 #: Operator names a subscript may be (``\lambda_{\max}`` is ``lambda_max``).
 OPERATOR_NAMES = frozenset(["\\max", "\\min", "\\sup", "\\inf", "\\arg", "\\det", "\\exp",
                              "\\log", "\\ln"])
+#: Operators that name what they give of a named matrix: ``\\det \\mat{A}`` is ``det_A``.
+#: Such a name is checked where the snippet printed it, and names nothing where it did not.
+NAMING_OPERATORS = frozenset(["\\det"])
 SCIENTIFIC_TIMES = frozenset(["\\times", "\\cdot"])
 DIMENSION = re.compile(r"[-+]?[0-9.]*(?:pt|em|ex|mm|cm|in|mu|bp|pc|dd|cc|sp)")
 SCRIPTS = {"_": "subscripts", "^": "raises"}

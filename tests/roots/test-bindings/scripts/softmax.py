@@ -23,3 +23,4 @@ print("v =", [0.4, -5.551115123125783e-17])  # a zero, with a float's noise
 print("zero =", 0.0)
 print("root_2 =", round(math.sqrt(2), 8))  # one value at two precisions
 print("diagonal =", math.sqrt(2))
+print("XtX =", [[2, 3], [3, 5]])
