@@ -38,7 +38,8 @@ def test_the_root_builds_clean(site: Build) -> None:
 
 def test_injected_into_text_with_a_format(site: Build) -> None:
     words = paragraph(site.page("index"), "The softmax gives")
-    assert words.get_text() == "The softmax gives the first weight 0.0900, which is 9.0% of the total."
+    assert words.get_text() == ("The softmax gives the first weight 0.0900, which is 9.0% of "
+                                "the total.")
     assert text_marks(words) == [("verified-injected", "0.0900", tip("p[1]", "0.09003057")),
                                  ("verified-injected", "9.0", tip("p[1]", "0.09003057"))]
 

@@ -132,9 +132,7 @@ def render_request(request: Request, transcript: Transcript, policy: Policy,
             return (f"{request.written}: no such element, the printed {entry.name} is "
                     f"{_shape_text(entry.shape)}")
         return _rendered(request, entry, [(index, entry.values[flat])], (), policy, math)
-    pairs = list(zip(indices(entry.shape), entry.values, strict=True))
-    if not entry.shape:
-        pairs = [(None, entry.values[0])]
+    pairs = list(zip(indices(entry.shape), entry.values, strict=True))  # a scalar's is ()
     if len(entry.shape) > 1 and not math and entry.shape[0] > 1:
         return (f"{request.written}: the printed {entry.name} is {_shape_text(entry.shape)}, "
                 "which has no form in a sentence; inject it in math, or name one element")
@@ -224,5 +222,14 @@ def written_offset(spans: Sequence[tuple[int, int, int, int]], offset: int) -> i
     return offset + shift
 
 
-__all__ = ["VAL_MACRO", "InjectedCell", "Occurrence", "Injection", "Request", "find_requests",
-           "read_request", "render_request", "written_offset"]
+__all__ = [
+    "VAL_MACRO",
+    "InjectedCell",
+    "Injection",
+    "Occurrence",
+    "Request",
+    "find_requests",
+    "read_request",
+    "render_request",
+    "written_offset",
+]

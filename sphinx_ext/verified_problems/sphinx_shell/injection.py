@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
@@ -51,6 +52,8 @@ if TYPE_CHECKING:
 
     from .config import VerifiedConfig
 
+#: How a reader's tooltip begins for an injected digit.
+INJECTED_TIP = "injected from the snippet's output"
 #: What a request that cannot be met shows in place of its digits.
 _UNMET_MATH = r"\boxed{?}"
 _UNMET_TEXT = "?"
@@ -132,7 +135,7 @@ class _Page:
                 spans.append((start, start + len(rendered.text), occurrence.start,
                               occurrence.end, rendered.cells))
             else:
-                self._error(lambda: _line_in(node, written, occurrence.start, self.source),
+                self._error(partial(_line_in, node, written, occurrence.start, self.source),
                             rendered)
                 pieces.append(_UNMET_MATH)
             position = occurrence.end
@@ -213,11 +216,15 @@ def _line_in(node: nodes.Element, written: str, offset: int, source: str) -> int
     return position[0] + 1 if position is not None else line
 
 
-def injected_cells(node: nodes.Node, placed: Mapping[int, Placed]) -> dict[int, tuple[Placed, InjectedCell]]:
+Injected = dict[int, tuple[Placed, InjectedCell]]
+"""Injected numbers by the ``id`` of each placed one, with what each is."""
+
+
+def injected_cells(node: nodes.Node, placed: Mapping[int, Placed]) -> Injected:
     """The placed numbers of a math node that were injected (by the ``id`` of each), with
     what each one is: the numbers inside an injection are its cells, in order."""
     spans = node.get(vnodes.INJECTED_ATTRIBUTE) if isinstance(node, nodes.Element) else None
-    found: dict[int, tuple[Placed, InjectedCell]] = {}
+    found: Injected = {}
     for start, end, _old_start, _old_end, cells in spans or ():
         inside = sorted((at, number) for at, number in placed.items() if start <= at < end)
         for (_at, number), cell in zip(inside, cells, strict=False):
@@ -227,13 +234,12 @@ def injected_cells(node: nodes.Node, placed: Mapping[int, Placed]) -> dict[int, 
 
 def injected_verdict(placed: Placed, cell: InjectedCell) -> Verdict:
     """An injected number's verdict: it holds, and says which printed quantity it is."""
+    provenance = f"{INJECTED_TIP}: {cell.label}, printed {cell.printed}"
     return Verdict("injected", cell.name, cell.index, placed, Outcome.MATCH, cell.printed,
-                   cell.places, False, "", provenance=f"injected from the snippet's output: {cell.label}, printed "
-                                                      f"{cell.printed}")
+                   cell.places, False, "", provenance=provenance)
 
 
-def settle(verdicts: Iterable[Verdict], injected: Mapping[int, tuple[Placed, InjectedCell]]) -> \
-        list[Verdict]:
+def settle(verdicts: Iterable[Verdict], injected: Injected) -> list[Verdict]:
     """The share's verdicts with each injected number's replaced by its ``injected`` one (an
     arithmetic failure at it stays: the prose's arithmetic around it is the author's)."""
     kept = [v for v in verdicts

@@ -39,8 +39,8 @@ from .records import SNIPPET_FAILED, NumberRecord, PageReport, SnippetRecord, in
 from .regions import Region, line_of, numbers_of, offset_placer, place_number, regions
 
 if TYPE_CHECKING:
-    from ..core import InjectedCell
     from .config import VerifiedConfig
+    from .injection import Injected
 
 @dataclass
 class _Share:
@@ -176,7 +176,7 @@ def _check_share(
     exempt: list[Placed] = []
     equations: list[PlacedEquation] = []
     origin = Origin()
-    injected: dict[int, tuple[Placed, InjectedCell]] = {}
+    injected: Injected = {}
     for item in text_injections:
         origin.remember(item.placed, item.node, 0)
         injected[id(item.placed)] = (item.placed, item.cell)
