@@ -126,8 +126,8 @@ def test_the_scan_skips_code_options_comments_exemptions_and_integers_that_are_n
 
 
 def test_the_scan_skips_injections_which_hold_no_written_digit() -> None:
-    page = ("# Injected\n\nIn text {val}`p_1:.2f`, in math $s = \\val{s:.2f}$ and $q = 0.5$.\n\n"
-            ":::{check-numeric} s.py\n:::\n")
+    page = ("# Injected\n\nIn text {val}`p_1:.2f`, in math $s = \\val{s:.2f}$ and "
+            "$q = 0.5$.\n\n:::{check-numeric} s.py\n:::\n")
     assert [(n.line, n.written) for n in _scan(page).mutable] == [(3, "0.5")]
 
 
