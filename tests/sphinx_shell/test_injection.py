@@ -168,9 +168,9 @@ def test_requests_that_cannot_be_met_are_located_errors(tmp_path: Path) -> None:
         "index.md:26: ERROR: m: the snippet printed no m (it printed p, A, s, q, n); print it, "
         "or write the name it was printed under [verified.injection]",
         "index.md:27: ERROR: A_{31}: no such element, the printed A is 2×2 [verified.injection]",
-        "index.md:27: ERROR: \\val{ has no closing brace [verified.injection]",
         "index.md:27: ERROR: A: the printed A is 2×2, which has no form in a sentence; inject "
         "it in math, or name one element [verified.injection]",
+        "index.md:27: ERROR: \\val{ has no closing brace [verified.injection]",
     ]
     text = paragraph(result.page("index"), "The count is").get_text()
     assert "val" not in text and "?" in text

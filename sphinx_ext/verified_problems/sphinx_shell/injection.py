@@ -102,12 +102,19 @@ def inject_page(docname: str, doctree: nodes.document, config: VerifiedConfig,
                 owner: Owner, feeds: Mapping[int, Feed]) -> PageInjections:
     """Make every injection of a page, each from the check that owns where it stands."""
     page = _Page(docname, config, owner, feeds, str(doctree.get("source", "")))
-    for node in list(doctree.findall(lambda n: isinstance(n, nodes.math | nodes.math_block))):
-        if "\\val" in node.astext():
+    for node in list(doctree.findall(_holds_requests)):  # one walk of the page, in order
+        if isinstance(node, vnodes.injected_value):
+            page.text(node)
+        elif "\\val" in node.astext():
             page.math(node)
-    for placeholder in list(doctree.findall(vnodes.injected_value)):
-        page.text(placeholder)
     return page.result
+
+
+_HOLDS_REQUESTS = (nodes.math, nodes.math_block, vnodes.injected_value)
+
+
+def _holds_requests(node: nodes.Node) -> bool:
+    return isinstance(node, _HOLDS_REQUESTS)
 
 
 class _Page:
