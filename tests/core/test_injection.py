@@ -19,6 +19,7 @@ TRANSCRIPT = read_transcript(
     "p = [0.26894142 0.73105858]\n"
     "A = [[0.9 0.1]\n [0.3 0.7]]\n"
     "a_1 = [0.40111209 0.19777581 0.40111209]\n"
+    "w = [[0.5]\n [0.25]]\n"
     "n = 3\n"
     "t = 0.12345\n"
     "b = nan\n"
@@ -61,6 +62,9 @@ def test_a_malformed_request_says_what_is_wrong() -> None:
     ("p_1:.1%", True, r"26.9\%"),
     ("p_1:.1%", False, "26.9%"),
     ("n", False, "3"),
+    ("w", False, "(0.5000, 0.2500)"),
+    ("w", True, r"\begin{bmatrix} 0.5000 \\ 0.2500 \end{bmatrix}"),
+    ("w_2", True, "0.2500"),
     ("n:.2f", False, "3.00"),
     (r"\alpha", True, "0.0000"),
 ])
@@ -76,7 +80,7 @@ def test_the_policy_decides_the_places_and_the_rounding() -> None:
 
 
 @pytest.mark.parametrize(("argument", "math", "expected"), [
-    ("q", True, "q: the snippet printed no q (it printed p, A, a_1, n, t, b, alpha); print "
+    ("q", True, "q: the snippet printed no q (it printed p, A, a_1, w, n, t, b, alpha); print "
                 "it, or write the name it was printed under"),
     ("A_{31}", True, "A_{31}: no such element, the printed A is 2×2"),
     ("p_3", True, "p_3: no such element, the printed p is 2"),

@@ -133,7 +133,7 @@ def render_request(request: Request, transcript: Transcript, policy: Policy,
                     f"{_shape_text(entry.shape)}")
         return _rendered(request, entry, [(index, entry.values[flat])], (), policy, math)
     pairs = list(zip(indices(entry.shape), entry.values, strict=True))  # a scalar's is ()
-    if len(entry.shape) > 1 and not math and entry.shape[0] > 1:
+    if len(entry.shape) > 1 and not math and 1 not in entry.shape:
         return (f"{request.written}: the printed {entry.name} is {_shape_text(entry.shape)}, "
                 "which has no form in a sentence; inject it in math, or name one element")
     return _rendered(request, entry, pairs, entry.shape, policy, math)
@@ -196,7 +196,7 @@ def _layout(shown: list[str], shape: tuple[int, ...], math: bool) -> str:
     """Numbers as one value: a scalar, a tuple, a matrix (math) on the request's one line."""
     if not shape:
         return shown[0]
-    if len(shape) == 1 or (not math and shape[0] == 1):
+    if len(shape) == 1 or (not math and 1 in shape):  # a row or a column, in text: a tuple
         return (r"\left(" + r",\; ".join(shown) + r"\right)") if math else \
             "(" + ", ".join(shown) + ")"
     columns = shape[1]
