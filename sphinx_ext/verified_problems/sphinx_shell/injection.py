@@ -86,6 +86,7 @@ class PageInjections:
 
 
 Owner = Callable[["Node"], "nodes.Element | None"]
+"""The check that owns where a node stands (the page check's scope rule), or None."""
 
 
 def val_role(
@@ -118,6 +119,8 @@ def _holds_requests(node: nodes.Node) -> bool:
 
 
 class _Page:
+    """One page's injections as they are made: its owners and feeds, what they left."""
+
     def __init__(self, docname: str, config: VerifiedConfig, owner: Owner,
                  feeds: Mapping[int, Feed], source: str) -> None:
         self.docname, self.config, self.owner, self.feeds = docname, config, owner, feeds

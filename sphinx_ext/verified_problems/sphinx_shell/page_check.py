@@ -4,6 +4,10 @@ Runs when a page has been read (from the environment collector), once the whole 
 known: a ``check-numeric`` in the "Check — numeric" section owns the numbers of the Solution
 written above it. Scope rule: a check with ``:scope: section`` owns the section it stands in
 (with its subsections); the page's one check with the default ``:scope: page`` owns the rest.
+
+Before the prose is read, each ``\\val{NAME}`` and ``{val}`NAME``` takes the value its owning
+check's snippet printed (:mod:`.injection`): the checks below see the digits as every builder
+will, and treat the injected ones as injected, never as hand-written.
 """
 
 from __future__ import annotations
