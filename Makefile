@@ -25,7 +25,7 @@ html: $(STAMP)
 check: $(STAMP)
 	$(SPHINXBUILD) -b verify book $(BUILDDIR)/verify
 
-## fix: rewrite diverging named digits to the printed ones (FIX_ARGS=--check or --diff)
+## fix: rewrite diverging named digits to the printed ones (FIX_ARGS=--check, --diff, --inject)
 fix: $(STAMP)
 	$(BIN)/verified-fix book --conf conf --build $(BUILDDIR) $(FIX_ARGS)
 

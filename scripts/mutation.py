@@ -28,7 +28,8 @@ and skips code (fenced blocks, inline code, the content of ``{code-block}`` and 
 (``:name: value``, a YAML option block; so the problem header's ``:kind:`` and
 ``:difficulty:``), MyST comments (``% ...``), HTML comments, targets (``(label)=``), front
 matter, link destinations, role contents other than ``{math}`` (``{ref}``,
-``{problem:ref}``, ...), exemptions (``{unchecked}`` role and passage, ``\\unchecked{}``),
+``{problem:ref}``, ``{val}``, ...), exemptions (``{unchecked}`` role and passage,
+``\\unchecked{}``), injections (``\\val{…}``: a name and a format, no written digit),
 TeX comments, ``\\label``/``\\tag``/``\\ref`` and spacing lengths (``\\hspace{0.5em}``,
 ``\\kern``), an environment's column specification (``{array}{cc}``) and ``\\begin``/``\\end``.
 
@@ -220,9 +221,9 @@ _TEXT_MACROS = frozenset({r"\text", r"\textrm", r"\textit", r"\textbf", r"\texts
                           r"\hbox"})
 #: Macros whose arguments are not prose numbers, and how many.
 _SKIP_MACROS = {r"\label": 1, r"\tag": 1, r"\tag*": 1, r"\ref": 1, r"\eqref": 1,
-                r"\hspace": 1, r"\hspace*": 1, r"\vspace": 1, r"\unchecked": 1, r"\color": 1,
-                r"\textcolor": 1, r"\href": 1, r"\url": 1, r"\phantom": 1, r"\hphantom": 1,
-                r"\vphantom": 1, r"\rule": 2, r"\mspace": 1}
+                r"\hspace": 1, r"\hspace*": 1, r"\vspace": 1, r"\unchecked": 1, r"\val": 1,
+                r"\color": 1, r"\textcolor": 1, r"\href": 1, r"\url": 1, r"\phantom": 1,
+                r"\hphantom": 1, r"\vphantom": 1, r"\rule": 2, r"\mspace": 1}
 #: Macros followed by an unbraced length (``\kern0.2em``).
 _LENGTH_MACROS = frozenset({r"\kern", r"\mkern", r"\hskip", r"\mskip"})
 #: What a numeric side may hold besides numbers, brackets and operators.

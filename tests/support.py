@@ -144,3 +144,29 @@ def rendered_check(result: Build, page: str) -> Tag:
     check = body.select_one("div.verified-check")
     assert check is not None
     return check
+
+
+# -- the reader's view of provenance, as the HTML writes it --------------------------------------
+
+#: A marked number of math: its class, its text and its tooltip (braces escaped in it).
+MARK = re.compile(r"\\class\{([^{}]*)\}\{\\texttip\{([^{}]*)\}\{((?:[^{}\\]|\\.)*)\}\}")
+
+
+def math_marks(tag: Tag) -> list[tuple[str, str, str]]:
+    """Every marked number of the math in ``tag``: (class, number, tooltip as shown)."""
+    found = MARK.findall("".join(m.get_text() for m in tag.select(".math")))
+    return [(css, number, re.sub(r"\\(.)", r"\1", tip)) for css, number, tip in found]
+
+
+def text_marks(tag: Tag) -> list[tuple[str, str, str]]:
+    """Every marked number of the text in ``tag``: (class, number, title)."""
+    return [(" ".join(c for c in span["class"] if c != "verified-digit"), span.get_text(),
+             str(span["title"]))
+            for span in tag.select("span.verified-digit")]
+
+
+def paragraph(page: BeautifulSoup, starts: str) -> Tag:
+    """The first paragraph of a page whose text starts so."""
+    found = next(p for p in page.select("p") if p.get_text().startswith(starts))
+    assert isinstance(found, Tag)
+    return found

@@ -12,6 +12,7 @@ from .sphinx_shell.collector import setup_collector
 from .sphinx_shell.config import setup_config
 from .sphinx_shell.digit_marks import setup_digit_marks
 from .sphinx_shell.exemptions import setup_exemptions
+from .sphinx_shell.injection import setup_injection
 from .sphinx_shell.numeric_directive import setup_numeric_directive
 from .sphinx_shell.problems import setup_problems
 from .sphinx_shell.recovery import setup_recovery
@@ -42,6 +43,7 @@ def setup_extension(app: Sphinx, version: str) -> ExtensionMetadata:
     setup_render(app)
     setup_numeric_directive(app)
     setup_exemptions(app)
+    setup_injection(app)
     setup_problems(app)
     setup_collector(app)
     setup_recovery(app)

@@ -74,6 +74,16 @@ def marks_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
+def injection_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The injection test root (printed values put into text, math, a matrix and a table),
+    with the book's offline MathJax."""
+    out = tmp_path_factory.mktemp("val")
+    root = shutil.copytree(PROJECT / "tests" / "roots" / "test-injection", out / "src")
+    _build(root, out, "-D", "extensions=myst_parser,verified_problems,sphinx-mathjax-offline")
+    yield from _serve(out / "html")
+
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -178,10 +188,32 @@ def test_a_bound_digit_says_what_it_is_bound_to(browser: Any, site: str) -> None
     page.close()
 
 
-def _hovered(page: Any, tip: str) -> str:
+def test_injected_digits_render_in_mathjax_with_their_tooltip(
+        browser: Any, injection_site: str) -> None:
+    """``\\val{…}`` is gone before MathJax runs: the digits render, in a matrix too, each
+    saying on hover where it was injected from."""
+    page = _open(browser, f"{injection_site}/index.html")
+    assert page.locator("mjx-container").count() == page.locator("div.math, span.math").count()
+    assert page.locator("mjx-merror").count() == 0
+    assert page.locator("mjx-container mjx-maction.verified-injected").count() == 9
+    for tip in ["injected from the snippet's output: A[1,2], printed 0.1 (injection.py)",
+                "injected from the snippet's output: s, printed 2.345678 (injection.py)"]:
+        assert _hovered(page, tip, "verified-injected") == tip
+    cell = page.locator("mjx-maction.verified-injected[title*='A[1,2]']").first
+    box = cell.bounding_box()  # drawn by MathJax (its glyphs are CSS, not text)
+    assert box is not None and box["width"] > 10
+    text = page.locator("p span.verified-digit.verified-injected").first
+    assert text.inner_text() == "0.0900"
+    assert text.get_attribute("title") == ("injected from the snippet's output: p[1], printed "
+                                           "0.09003057 (injection.py)")
+    page.screenshot(path=str(ARTIFACTS / "injection.png"))
+    page.close()
+
+
+def _hovered(page: Any, tip: str, css: str = "verified-ok") -> str:
     """Hover the checked digit of math whose tooltip is ``tip``; the tooltip under the pointer
     (MathJax shows a text tooltip as the title of what is hovered)."""
-    mark = page.locator(f"mjx-math mjx-maction.verified-ok[title={_quoted(tip)}]").first
+    mark = page.locator(f"mjx-math mjx-maction.{css}[title={_quoted(tip)}]").first
     mark.hover()
     box = mark.bounding_box()
     assert box is not None

@@ -125,6 +125,12 @@ def test_the_scan_skips_code_options_comments_exemptions_and_integers_that_are_n
     assert not any(n.text in ("7", "8") for n in scan.numbers)
 
 
+def test_the_scan_skips_injections_which_hold_no_written_digit() -> None:
+    page = ("# Injected\n\nIn text {val}`p_1:.2f`, in math $s = \\val{s:.2f}$ and "
+            "$q = 0.5$.\n\n:::{check-numeric} s.py\n:::\n")
+    assert [(n.line, n.written) for n in _scan(page).mutable] == [(3, "0.5")]
+
+
 def test_sign_and_operator_mutants() -> None:
     mutants = mutation.make_mutants([_scan()])
     by_kind: dict[str, set[tuple[int, str, str]]] = {}

@@ -14,39 +14,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup, Tag
-from support import Build, copy_root_to, replace_in
+from support import Build, copy_root_to, math_marks, paragraph, replace_in, text_marks
 from support import build_root as build
 from verified_problems.sphinx_shell.digit_marks import tex_text
 
 SNIPPET = "(provenance.py)"
-#: A marked number of math: its class, its text and its tooltip (braces escaped in it).
-MARK = re.compile(r"\\class\{([^{}]*)\}\{\\texttip\{([^{}]*)\}\{((?:[^{}\\]|\\.)*)\}\}")
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Build]:
     """The provenance root, built once."""
     yield build(copy_root_to("provenance", tmp_path_factory.mktemp("marks") / "provenance"))
-
-
-def math_marks(tag: Tag) -> list[tuple[str, str, str]]:
-    """Every marked number of the math in ``tag``: (class, number, tooltip as shown)."""
-    found = MARK.findall("".join(m.get_text() for m in tag.select(".math")))
-    return [(css, number, re.sub(r"\\(.)", r"\1", tip)) for css, number, tip in found]
-
-
-def text_marks(tag: Tag) -> list[tuple[str, str, str]]:
-    """Every marked number of the text in ``tag``: (class, number, title)."""
-    return [(" ".join(c for c in span["class"] if c != "verified-digit"), span.get_text(),
-             str(span["title"]))
-            for span in tag.select("span.verified-digit")]
-
-
-def paragraph(page: BeautifulSoup, starts: str) -> Tag:
-    found = next(p for p in page.select("p") if p.get_text().startswith(starts))
-    assert isinstance(found, Tag)
-    return found
 
 
 def test_the_root_builds(site: Build) -> None:

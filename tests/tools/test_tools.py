@@ -859,3 +859,36 @@ def test_make_live_serves_the_page_and_rechecks_on_save(
         encoding="utf-8", errors="replace"), 60, "no divergence reported after the save", log)
     assert "Rebuilding" in log.read_text(encoding="utf-8", errors="replace")
     assert server.poll() is None  # a failing check does not stop the preview
+
+
+# -- verified-fix --inject: hand-written named digits become injections -----------------------
+
+
+def test_fix_inject_turns_named_digits_into_injections_that_build(tmp_path: Path) -> None:
+    root = shutil.copytree(PROJECT / "tests" / "roots" / "test-injection", tmp_path / "root")
+    page = root / "index.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace("The count is {val}`n`.",
+                                 "The count is {val}`n`, the last weight $p_3 = 0.6652$."),
+                    encoding="utf-8")
+    command = [BIN / "verified-fix", root, "--build", root / "_build", "--inject"]
+    done = run(command, tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "6 digits changed, 0 listed" in done.stdout
+    lines = page.read_text(encoding="utf-8").split("\n")
+    assert lines[11] == ("Inline, $p_2 = \\val{p_2}$ and $q = \\val{q:.1f}$, the whole row "
+                         "$\\vec{p} = \\val{\\vec{p}}$.")
+    assert lines[14] == ("\\mat{A} = \\begin{bmatrix} \\val{A_{11}:.1f} & \\val{A_{12}} \\\\ "
+                         "\\val{A_{21}:.1f} & \\val{A_{22}:.1f} \\end{bmatrix}, \\qquad")
+    assert lines[15] == "s = \\val{s:.2f}, \\quad q = \\val{q:.1f}"
+    assert lines[18] == "The first two weights add up: $\\val{p_1} + \\val{p_2} = 0.3348$."
+    assert lines[25] == "The count is {val}`n`, the last weight $p_3 = \\val{p_{3}}$."
+    again = run(command, tmp_path)  # nothing named is left by hand: nothing changes
+    assert again.returncode == 0 and "0 digits changed" in again.stdout, again.stdout
+    built = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-W", "-q",
+                            str(root), str(root / "_build" / "html")],
+                           capture_output=True, text=True, check=False)
+    assert built.returncode == 0, built.stderr
+    html = (root / "_build" / "html" / "index.html").read_text(encoding="utf-8")
+    assert "\\texttip{0.5}{injected from the snippet" in html
+    assert "\\texttip{0.6652}{injected from the snippet" in html

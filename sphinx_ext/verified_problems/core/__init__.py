@@ -19,6 +19,10 @@ One page, in four steps:
    or given by the snippet's source; a free digit bound, by the page's record
    (:func:`read_record`, matched to the page by :func:`align`), to the one quantity it quotes.
 
+Digits an author asks for by name instead of writing them (``\\val{p_1}``) are found by
+:func:`find_requests`, read by :func:`read_request` and written by :func:`render_request`
+(an :class:`Injection`), before the prose is read.
+
 Every function here takes an author's input as it is and reports what is wrong with it in its
 result (:class:`SourceProblem`, a failed :class:`Verdict`); none raises on it. The modules
 below this one are the implementation; what is not exported here may change.
@@ -48,6 +52,15 @@ from .digits import (
     places_for,
     to_decimal,
 )
+from .injection import (
+    VAL_MACRO,
+    InjectedCell,
+    Injection,
+    find_requests,
+    read_request,
+    render_request,
+    written_offset,
+)
 from .latex import EXEMPT_MACRO, MacroDef
 from .printed import Literal, index_label, literal_places, source_assignments, source_literals
 from .prose import read_math, read_text
@@ -69,10 +82,13 @@ from .verify import verify
 __all__ = [
     "EXEMPT_MACRO",
     "NEAR",
+    "VAL_MACRO",
     "Binding",
     "Comparison",
     "Cursor",
     "Entry",
+    "InjectedCell",
+    "Injection",
     "Literal",
     "MacroDef",
     "NamedValue",
@@ -94,6 +110,7 @@ __all__ = [
     "Verdict",
     "align",
     "compare",
+    "find_requests",
     "index_label",
     "literal_places",
     "near",
@@ -102,12 +119,15 @@ __all__ = [
     "places_for",
     "read_math",
     "read_record",
+    "read_request",
     "read_text",
     "read_transcript",
+    "render_request",
     "source_assignments",
     "source_lines",
     "source_literals",
     "to_decimal",
     "verify",
     "write_record",
+    "written_offset",
 ]

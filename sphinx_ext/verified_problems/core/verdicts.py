@@ -33,7 +33,7 @@ class Outcome(StrEnum):
 class Verdict:
     """One checked (or exempted) prose number: a row of the report, a message when it fails."""
 
-    kind: str  # "named", "derived", "bound", "given", "free" (unbound) or "exempt"
+    kind: str  # "named", "derived", "bound", "given", "free" (unbound), "exempt", "injected"
     name: str | None
     index: tuple[int, ...] | None  # 1-based, into the printed array
     placed: Placed

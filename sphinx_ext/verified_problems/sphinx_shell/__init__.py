@@ -1,7 +1,8 @@
 """The Sphinx shell: what a build does with the core and the engine, and nothing more.
 
 The ``check-numeric`` directive records a snippet's result on a node (:mod:`.numeric_directive`,
-:mod:`.snippets`); once a page is parsed, :mod:`.page_check` hands every number of its prose
+:mod:`.snippets`); once a page is parsed, :mod:`.page_check` first writes the printed values
+it asks for by name (:mod:`.injection`), then hands every number of its prose
 to the core and keeps the verdicts in the environment (:mod:`.collector`, :mod:`.records`);
 :mod:`.render` and :mod:`.digit_marks` show them per builder; :mod:`.verdict` fails the build.
 Problems are first-class (:mod:`.problems`: the header, the ``problem`` domain, the index), the

@@ -62,6 +62,9 @@ class Subtype(StrEnum):
     #: The project lacks what a page needs: a ``:::{check-numeric}`` left as text because
     #: MyST's ``colon_fence`` is off.
     HOST = "host"
+    #: A ``\\val{NAME}`` or ``{val}`NAME``` that cannot be injected: NAME was not printed, an
+    #: element outside the printed array, a format that does not apply, no check to own it.
+    INJECTION = "injection"
     #: A page's math uses a macro that neither MathJax nor the project defines (advisory: the
     #: reader sees it in red, and the checker cannot know what it means).
     MACRO = "macro"

@@ -30,11 +30,11 @@ if TYPE_CHECKING:
     from .records import PageReport
 
 #: The class of a marked number, by its state (see :func:`.provenance.state_of`).
-_CLASS = {"ok": "verified-ok", "unbound": "verified-unbound", "exempt": "verified-exempt",
-          "bad": "verified-bad"}
+_CLASS = {"ok": "verified-ok", "injected": "verified-injected", "unbound": "verified-unbound",
+          "exempt": "verified-exempt", "bad": "verified-bad"}
 #: The states from the best to the worst: a number checked against several names shows the
 #: worst of its verdicts.
-_WORST = ("ok", "exempt", "unbound", "bad")
+_WORST = ("ok", "injected", "exempt", "unbound", "bad")
 _TEX_SPECIAL = re.compile(r"[\\{}$]")
 
 
@@ -84,8 +84,8 @@ def _mark(report: PageReport) -> vnodes.verified_mark:
 
 
 def _page_counts(report: PageReport) -> Counter[str]:
-    """The page's numbers as the mark counts them: checked, unbound (matched a printed number
-    but bound to none) and exempt."""
+    """The page's numbers as the mark counts them: checked (of them, injected: written by the
+    build from the output), unbound (matched a printed number but bound to none) and exempt."""
     counts: Counter[str] = Counter()
     kind, status = NUMBER_FIELDS.index("kind"), NUMBER_FIELDS.index("status")
     for row in report.number_rows():
@@ -93,12 +93,15 @@ def _page_counts(report: PageReport) -> Counter[str]:
             counts["exempt"] += 1
         elif row[status] == "match":
             counts["unbound" if row[kind] == "free" else "checked"] += 1
+            counts["injected"] += row[kind] == "injected"
     return counts
 
 
 def _claim(counts: Counter[str], against: str) -> str:
     """What the mark claims of a page that passed: no more than holds (see DESIGN.md §5)."""
     exempt, unbound = counts["exempt"], counts["unbound"]
+    injected = counts["injected"]
+    against += f", or injected from it ({_numbers(injected)})" if injected else ""
     if not unbound:
         claim = f"Every number on this page was checked against {against}"
         if not counts["checked"]:

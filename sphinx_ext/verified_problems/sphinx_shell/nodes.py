@@ -19,6 +19,11 @@ SPANS_ATTRIBUTE = "verified_spans"
 TEXT_SPANS_ATTRIBUTE = "verified_text_spans"
 """On an element: which numbers of its text children were checked, and how (see
 :func:`.provenance.annotate`)."""
+INJECTED_ATTRIBUTE = "verified_injected"
+"""On a math node: where its ``\\val{…}`` were injected, as (start, end) now, (start, end) as
+written, and the :class:`~..core.injection.Cell` of each number (see :mod:`.injection`)."""
+WRITTEN_ATTRIBUTE = "verified_written"
+"""On a math node with injections: its LaTeX as the author wrote it."""
 
 
 class numeric_check(nodes.General, nodes.Element):
@@ -78,6 +83,11 @@ class marked_text(nodes.Inline, nodes.TextElement):
     Made only when HTML is written (see :mod:`.digit_marks`); its one child is the number's
     own text, so Sphinx's search index reads the number and not its tooltip.
     """
+
+
+class injected_value(nodes.Inline, nodes.TextElement):
+    """A ``{val}`NAME``` of text until the page is checked, when the printed value takes its
+    place (see :mod:`.injection`); ``argument`` is NAME (and its format) as written."""
 
 
 def source_line(node: nodes.Node | None) -> int | None:

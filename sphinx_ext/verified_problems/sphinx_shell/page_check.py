@@ -4,6 +4,10 @@ Runs when a page has been read (from the environment collector), once the whole 
 known: a ``check-numeric`` in the "Check — numeric" section owns the numbers of the Solution
 written above it. Scope rule: a check with ``:scope: section`` owns the section it stands in
 (with its subsections); the page's one check with the default ``:scope: page`` owns the rest.
+
+Before the prose is read, each ``\\val{NAME}`` and ``{val}`NAME``` takes the value its owning
+check's snippet printed (:mod:`.injection`): the checks below see the digits as every builder
+will, and treat the injected ones as injected, never as hand-written.
 """
 
 from __future__ import annotations
@@ -33,12 +37,14 @@ from ..core import (
 )
 from . import nodes as vnodes
 from .diagnostics import Finding, Subtype
+from .injection import Feed, TextInjection, inject_page, injected_cells, settle
 from .provenance import Origin, annotate, kind_counts, verdict_text
 from .records import SNIPPET_FAILED, NumberRecord, PageReport, SnippetRecord, in_context
 from .regions import Region, line_of, numbers_of, offset_placer, place_number, regions
 
 if TYPE_CHECKING:
     from .config import VerifiedConfig
+    from .injection import Injected
 
 @dataclass
 class _Share:
@@ -61,9 +67,14 @@ def check_page(docname: str, doctree: nodes.document, config: VerifiedConfig,
     source = str(doctree.get("source", ""))
     report = PageReport(docname=docname, source=source)
     checks = list(doctree.findall(vnodes.numeric_check))
+    page_check, by_section = _scopes(docname, checks, report)
+    policy = _policy(doctree, config)
+    feeds = {id(c): _feed(c, policy) for c in checks}
+    injections = inject_page(docname, doctree, config,
+                             lambda node: _owner(node, page_check, by_section), feeds)
+    report.findings.extend(injections.findings)
     if not checks:
         return report
-    page_check, by_section = _scopes(docname, checks, report)
     shares = {id(c): _Share(c) for c in checks}
     for region in regions(doctree, config, source):
         _report_latex(docname, region, report)
@@ -72,9 +83,8 @@ def check_page(docname: str, doctree: nodes.document, config: VerifiedConfig,
             _report_unowned(docname, region, report)
         else:
             shares[id(owner)].regions.append(region)
-    policy = _policy(doctree, config)
-    runs = [_check_share(docname, shares[id(c)], policy, report, config, record)
-            for c in checks]
+    runs = [_check_share(docname, shares[id(c)], feeds[id(c)], report, config, record,
+                         injections.text.get(id(c), [])) for c in checks]
     report.snippets.extend(runs)
     report.keep_numbers([number for c in checks for number in shares[id(c)].numbers])
     other_errors = len(report.errors) - sum(run.failed for run in runs)
@@ -130,6 +140,13 @@ def _policy(doctree: nodes.document, config: VerifiedConfig) -> Policy:
     return config.policy
 
 
+def _feed(check: vnodes.numeric_check, policy: Policy) -> Feed:
+    """What a check's share is checked (and injected) with: its transcript, its policy."""
+    if check.get("decimals") is not None:
+        policy = replace(policy, decimals=check["decimals"])
+    return Feed(None if check["failure"] else read_transcript(check["stdout"]), policy)
+
+
 # -- checking and reporting -----------------------------------------------------------------
 
 
@@ -150,18 +167,23 @@ def _report_unowned(docname: str, region: Region, report: PageReport) -> None:
 
 
 def _check_share(
-    docname: str, share: _Share, policy: Policy, report: PageReport, config: VerifiedConfig,
-    record: list[Binding] | None,
+    docname: str, share: _Share, feed: Feed, report: PageReport, config: VerifiedConfig,
+    record: list[Binding] | None, text_injections: list[TextInjection],
 ) -> SnippetRecord:
-    """Check what one snippet owns; its numbers and findings go into the page's report."""
+    """Check what one snippet owns; its numbers and findings go into the page's report.
+
+    Numbers it injected are no hand-written digits: none is checked as one (:func:`settle`).
+    """
     check = share.check
-    if check.get("decimals") is not None:
-        policy = replace(policy, decimals=check["decimals"])
     named: list[PlacedValue] = []
     free: list[Placed] = []
     exempt: list[Placed] = []
     equations: list[PlacedEquation] = []
     origin = Origin()
+    injected: Injected = {}
+    for item in text_injections:
+        origin.remember(item.placed, item.node, 0)
+        injected[id(item.placed)] = (item.placed, item.cell)
     for region in share.regions:
         place = origin.placer(region.node, region.text_node, partial(place_number, region))
         if region.exempt:
@@ -169,6 +191,7 @@ def _check_share(
             exempt += [place(n) for n in numbers if n.decimal]
         else:
             placed = {n.start: place(n) for n in numbers_of(region.extract)}
+            injected.update(injected_cells(region.node, placed))
             named += [PlacedValue(v, tuple(placed[c.start] for c in v.cells))
                       for v in region.extract.named]
             free += [placed[n.start] for n in region.extract.free]
@@ -176,17 +199,20 @@ def _check_share(
                                          offset_placer(region))
                           for equation in region.extract.equations]
         exempt += [place(n) for n in region.extract.exempt]
-    if check["failure"]:
+    named = [v for v in named if not (v.cells and all(id(c) in injected for c in v.cells))]
+    free = [cell for cell in free if id(cell) not in injected]
+    if feed.transcript is None:
         share.numbers.extend(_not_run(check, named, free))
         return _snippet_record(check, [])
-    transcript = read_transcript(check["stdout"])
+    transcript = feed.transcript
     _report_transcript(docname, check, transcript, report)
     script = check.get("script", "")
     bindings = None if record is None else _bindings(check["snippet"], named, free, record)
-    verdicts = verify(transcript, named, free, exempt, policy, equations=equations,
+    verdicts = verify(transcript, named, free, exempt, feed.policy, equations=equations,
                       given_names=source_assignments(script), log_base=config.log_base,
                       literals=literal_places(script), bindings=bindings,
                       strict=config.strict_bindings)
+    verdicts = settle(verdicts, injected)
     share.numbers.extend(_record(docname, check, verdict, report) for verdict in verdicts)
     share.kinds = kind_counts(verdicts)
     annotate(origin, verdicts, check["snippet"])
@@ -282,6 +308,7 @@ def _snippet_record(check: vnodes.numeric_check, verdicts: list[Verdict]) -> Sni
         derived=sum(v.kind == "derived" for v in verdicts),
         bound=sum(v.kind in ("bound", "given") and v.bound is not None for v in verdicts),
         unbound=sum(v.kind == "free" for v in verdicts),
+        injected=sum(v.kind == "injected" for v in verdicts),
     )
 
 

@@ -34,6 +34,7 @@ KIND_WORDS = {
     "derived": "derived by the page's own arithmetic",
     "bound": "bound to a printed number",
     "given": "given in the snippet's source",
+    "injected": "injected from its output",
     "unbound": UNBOUND_TIP,
     "exempt": "exempted by the author",
 }
@@ -50,11 +51,12 @@ def reader_kind(verdict: Verdict) -> str:
 
 
 def state_of(verdict: Verdict) -> str:
-    """How a number looks to a reader: ``bad``, ``exempt``, ``unbound`` or ``ok``."""
+    """How a number looks to a reader: ``bad``, ``exempt``, ``unbound``, ``injected`` (the
+    build wrote it, from the snippet's output) or ``ok``."""
     if verdict.failed:
         return "bad"
     kind = reader_kind(verdict)
-    return kind if kind in ("unbound", "exempt") else "ok"
+    return kind if kind in ("unbound", "exempt", "injected") else "ok"
 
 
 def tip_of(verdict: Verdict) -> str:
@@ -102,6 +104,11 @@ class Origin:
             return placed
 
         return placed_here
+
+    def remember(self, placed: Placed, node: nodes.Element, child: int) -> None:
+        """Where a number no region placed stands: the ``child``-th child (a text) of
+        ``node`` (an injected number of text, see :mod:`.injection`)."""
+        self.targets[id(placed)] = _Target(node, child)
 
 
 def _target(node: nodes.Node, text: nodes.Text | None) -> _Target | None:

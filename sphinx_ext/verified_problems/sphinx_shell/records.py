@@ -41,7 +41,7 @@ class NumberRecord:
 
     line: int | None
     column: int | None
-    kind: str  # named, derived, bound, given, free (unbound), exempt
+    kind: str  # named, derived, bound, given, free (unbound), exempt, injected
     name: str | None
     index: tuple[int, ...] | None
     prose: str
@@ -78,6 +78,8 @@ class SnippetRecord:
     derived: int = 0
     bound: int = 0
     unbound: int = 0
+    #: Numbers the build wrote from the snippet's output (``\\val``, ``{val}``).
+    injected: int = 0
 
 
 #: The status of a number whose snippet failed: nothing checked it, and it counts as failed.

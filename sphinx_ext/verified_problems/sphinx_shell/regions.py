@@ -28,6 +28,7 @@ from ..core import (
     read_math,
     read_text,
     source_lines,
+    written_offset,
 )
 from . import nodes as vnodes
 
@@ -69,11 +70,17 @@ class Region:
     around: tuple[str, str] = ("", "")
     #: The text node a region of plain text was read from (its ``node`` is the parent).
     text_node: nodes.Text | None = None
+    #: Math with printed values injected (:mod:`.injection`): its LaTeX as written, and where
+    #: each injection stands now and as written, so that offsets are placed as written.
+    written: str = ""
+    shifts: tuple[tuple[int, int, int, int], ...] = ()
 
     def position(self, offset: int) -> Position | None:
         """Where an offset of this region stands; placed once, when first asked for."""
         if offset not in self.placed and self.block_lines is not None:
-            self.placed[offset] = offset_to_position(self.latex, self.block_lines, offset)
+            self.placed[offset] = offset_to_position(self.written or self.latex,
+                                                     self.block_lines,
+                                                     written_offset(self.shifts, offset))
         return self.placed.get(offset)
 
 
@@ -135,9 +142,11 @@ class _Walker:
     def _math(self, node: nodes.Element, exempt: bool) -> Region:
         latex = node.astext()
         extract = read_math(latex, self.config.macros)
-        placed_lines = self._cursor(node).place_block(latex)
+        written = node.get(vnodes.WRITTEN_ATTRIBUTE, "")
+        placed_lines = self._cursor(node).place_block(written or latex)
+        shifts = tuple(span[:4] for span in node.get(vnodes.INJECTED_ATTRIBUTE, ()))
         return Region(node, extract, {}, self.context, exempt, placed_lines, latex, latex,
-                       _table_cell(node), _around(node))
+                       _table_cell(node), _around(node), written=written, shifts=shifts)
 
     def _text(self, node: nodes.Text, exempt: bool) -> Region | None:
         text = str(node)

@@ -5,17 +5,23 @@ for a book: the build says which digits diverge; this command puts the printed d
 place — exactly those characters, nothing else of the file — and shows the diff. A free digit
 cannot be placed with certainty (which printed number did the author mean?), so it is listed,
 never guessed. Each file is written atomically and only if it did not change since it was read.
+
+With ``--inject`` it turns each hand-written named decimal into a request for the printed
+value instead (``p_1 = 0.2689`` becomes ``p_1 = \\val{p_1}``, see :mod:`.injection`), for
+authors who prefer the build to write those digits.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core import index_label, read_request
 from ..sphinx_shell.records import SNIPPET_FAILED
 from .check_run import FileChanged, checked_report, show_diff, tool_parser, write_atomically
 from .reports import NUMBER_SUBTYPES
@@ -42,13 +48,19 @@ class Unfixable:
     message: str
 
 
-def plan(report: dict[str, Any], srcdir: Path) -> tuple[list[Edit], list[Unfixable]]:
-    """Split the report's divergences into edits to make and divergences to list."""
+def plan(report: dict[str, Any], srcdir: Path,
+         inject: bool = False) -> tuple[list[Edit], list[Unfixable]]:
+    """Split the report's divergences into edits to make and divergences to list; with
+    ``inject``, each named decimal is made an injection instead (right or wrong)."""
     edits: list[Edit] = []
     unfixable: list[Unfixable] = []
     for page in report["pages"]:
         path = srcdir / page["source"]
+        injected = injections(path, page["numbers"]) if inject else {}
+        edits += injected.values()
         for number in page["numbers"]:
+            if (number["line"], number["column"]) in injected:
+                continue
             if number["status"] in ("match", "exempt", SNIPPET_FAILED):
                 continue  # a failed snippet's numbers: its own error is listed, below
             fixable = (
@@ -67,6 +79,48 @@ def plan(report: dict[str, Any], srcdir: Path) -> tuple[list[Edit], list[Unfixab
             if finding["error"] and finding["subtype"] not in NUMBER_SUBTYPES:
                 unfixable.append(Unfixable(path, finding["line"], finding["message"]))
     return _one_per_place(edits, unfixable)
+
+
+def injections(path: Path, numbers: list[dict[str, Any]]) -> dict[tuple[int, int], Edit]:
+    """An edit for each named decimal of a page that a ``\\val`` can ask for, by its line and
+    column: the request keeps the digits' look (``0.5`` is ``\\val{q:.1f}`` where the policy
+    shows four places, ``82.47\\%`` is ``\\val{r:.2%}``)."""
+    lines = path.read_text(encoding="utf-8").split("\n") if numbers else []
+    found: dict[tuple[int, int], Edit] = {}
+    for number in numbers:
+        where = (number["line"], number["column"])
+        if number["kind"] != "named" or None in where or "." not in number["prose"] \
+                or where in found or number["status"] == SNIPPET_FAILED:
+            continue
+        name = _request_name(number["name"], number["index"])
+        line = lines[where[0] - 1] if 0 < where[0] <= len(lines) else ""
+        if name is None or line[where[1]:where[1] + len(number["prose"])] != number["prose"]:
+            continue
+        percent = _PERCENT.match(line, where[1] + len(number["prose"]))
+        own = len(number["prose"].partition(".")[2])
+        spec = f":.{own}%" if percent else "" if own == number["places"] else f":.{own}f"
+        old = number["prose"] + (percent.group() if percent else "")
+        label = number["name"] + index_label(number["index"])
+        found[where] = Edit(path, where[0], where[1], old, f"\\val{{{name}{spec}}}",
+                            f"{label}: injected")
+    return found
+
+
+_PERCENT = re.compile(r"\s*\\%")
+
+
+def _request_name(name: str, index: list[int] | None) -> str | None:
+    """How a ``\\val`` names a printed quantity or element so that the prose reader reads it
+    back as that one (``A_{12}``, ``x_{10,2}``, ``\\alpha``); None if no way is found."""
+    wanted = name + ("_" + ",".join(map(str, index)) if index else "")
+    digits = "".join(map(str, index or ()))
+    subscript = "" if not index else \
+        f"_{{{digits}}}" if all(i < 10 for i in index) else f"_{{{','.join(map(str, index))}}}"
+    for base in (name, f"\\{name}"):
+        request = read_request(base + subscript, {})
+        if not isinstance(request, str) and request.name in (wanted, name + "_" + digits):
+            return base + subscript
+    return None
 
 
 def _one_per_place(
@@ -115,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     report = checked_report("verified-fix", args)
     if report is None:
         return 2
-    edits, unfixable = plan(report, args.source)
+    edits, unfixable = plan(report, args.source, inject=args.inject)
     by_file: dict[Path, list[Edit]] = defaultdict(list)
     for edit in edits:
         by_file[edit.path].append(edit)
@@ -151,13 +205,17 @@ def _fix_file(path: Path, edits: list[Edit], write: bool) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    return tool_parser(
+    parser = tool_parser(
         "verified-fix",
         "Rewrite diverging named and bound digits in the book's MyST sources to the printed "
         "digits, showing a unified diff. Exit status: 0 nothing is left to fix, 1 something "
         "is left for a person (or would change, with --check), 2 the check build could not "
         "run.",
         "a digit would change")
+    parser.add_argument("--inject", action="store_true",
+                        help="turn each named decimal of the math into \\val{NAME}, so that "
+                             "the build writes the printed digits there")
+    return parser
 
 
 if __name__ == "__main__":

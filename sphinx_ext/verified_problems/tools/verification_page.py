@@ -111,7 +111,7 @@ def _cells(
     page = link(app.builder, fromdoc, report.docname, "", nodes.Text(label))
     checked = f"{record.named} named, {record.free} free" + (
         f", {record.exempt} exempt" if record.exempt else ""
-    )
+    ) + (f", {record.injected} injected" if record.injected else "")
     errors = len(report.errors)
     if record.failure:
         status = f"snippet failed ({record.failure})"
