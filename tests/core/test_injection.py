@@ -24,6 +24,7 @@ TRANSCRIPT = read_transcript(
     "t = 0.12345\n"
     "b = nan\n"
     "alpha = -0.00001\n"
+    "z_1_minus_max = [0. -0.70710678]\n"
 )
 MACROS = {"vec": (r"\boldsymbol{#1}", 1), "mat": (r"\mathbf{#1}", 1)}
 
@@ -67,6 +68,8 @@ def test_a_malformed_request_says_what_is_wrong() -> None:
     ("w_2", True, "0.2500"),
     ("n:.2f", False, "3.00"),
     (r"\alpha", True, "0.0000"),
+    ("z_1_minus_max", False, "(0.0000, -0.7071)"),  # not LaTeX: the snippet's own name
+    ("A_21", True, "0.3000"),  # TeX would subscript only the 2
 ])
 def test_a_value_is_written_at_the_policy_places_or_its_format(
         argument: str, math: bool, expected: str) -> None:
@@ -80,7 +83,7 @@ def test_the_policy_decides_the_places_and_the_rounding() -> None:
 
 
 @pytest.mark.parametrize(("argument", "math", "expected"), [
-    ("q", True, "q: the snippet printed no q (it printed p, A, a_1, w, n, t, b, alpha); print "
+    ("q", True, "q: the snippet printed no q (it printed p, A, a_1, w, n, t, b, alpha, z_1_minus_max); print "
                 "it, or write the name it was printed under"),
     ("A_{31}", True, "A_{31}: no such element, the printed A is 2×2"),
     ("p_3", True, "p_3: no such element, the printed p is 2"),
@@ -93,7 +96,9 @@ def test_the_policy_decides_the_places_and_the_rounding() -> None:
     ("t", True, "t: t is printed 0.12345, an exact tie at 4 d.p.; print more digits so "
                   "the rounding is decided"),
     ("p + q", True, "p + q: not a name the prose reader can read (such as p_1, A_{12}, "
-                    r"\vec{a}_1)"),
+                    r"\vec{a}_1), nor a name as the snippet prints one (z_1_minus_max)"),
+    ("zeta", False, "zeta: the snippet printed no zeta (it printed p, A, a_1, w, n, t, b, "
+                    "alpha, z_1_minus_max); print it, or write the name it was printed under"),
     ("", True, r"\val needs the name of a printed quantity: \val{p_1}"),
 ])
 def test_a_request_that_cannot_be_met_says_why(argument: str, math: bool, expected: str) -> None:

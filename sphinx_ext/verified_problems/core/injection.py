@@ -26,6 +26,8 @@ from .values import Entry, Transcript
 VAL_MACRO = "val"
 
 _MACRO = re.compile(r"\\val(?![A-Za-z])\s*")
+#: A name as a snippet prints it, which LaTeX would read otherwise (``z_1_minus_max``).
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _FORMAT = re.compile(r"\.(?P<places>\d{1,2})(?P<kind>[f%])")
 _INTEGER = re.compile(r"-?\d+")
 
@@ -111,10 +113,12 @@ def read_request(argument: str, macros: Mapping[str, MacroDef]) -> Request | str
         return "\\val needs the name of a printed quantity: \\val{p_1}"
     extract = read_math(f"{written.strip()} = 0", macros)
     names = [name for value in extract.named for name in value.names]
-    if extract.problems or len(names) != 1:
-        return (f"{written.strip()}: not a name the prose reader can read (such as p_1, "
-                "A_{12}, \\vec{a}_1)")
-    return replace(request, name=names[0])
+    if not extract.problems and len(names) == 1:
+        return replace(request, name=names[0])
+    if _IDENTIFIER.fullmatch(written.strip()):  # the snippet's own name: z_1_minus_max, A_12
+        return replace(request, name=written.strip())
+    return (f"{written.strip()}: not a name the prose reader can read (such as p_1, "
+            "A_{12}, \\vec{a}_1), nor a name as the snippet prints one (z_1_minus_max)")
 
 
 def render_request(request: Request, transcript: Transcript, policy: Policy,
