@@ -308,6 +308,11 @@ def test_intermediates_carry_full_precision() -> None:
         (r"\frac{1}{4} = 26\%", False),
         (r"\frac{1}{3} + \frac{1}{3} = \frac{2}{3}", True),
         (r"e \approx 2.7183", True),
+        (r"3 \pm \sqrt{9 - 1.1875} = 3 \pm 2.7951", True),  # \pm: two values
+        (r"4 \pm \sqrt{9 - 1.1875} = 3 \pm 2.7951", False),
+        (r"5 \pm 0.98 = [4.02,\; 5.98]", True),
+        (r"5 \mp 0.98 = [4.02,\; 5.98]", False),
+        (r"\frac{6 \pm \sqrt 5}{2} = (1.3820,\; 3.6180)", False),
         (r"\sqrt{2\pi} = 2.5066", True),  # a bare \pi is the constant
         (r"\frac{1}{\sqrt{2\pi}} = 0.3989", True),
         (r"\frac{1}{\sqrt{3\pi}} = 0.3989", False),

@@ -57,7 +57,7 @@ from .evaluation import (
 from .latex import Equation
 from .latex.grammar import Literal, NameTuple, classify, unit_of
 from .latex.tokens import Delim, Num, is_tok, walk
-from .latex.vocabulary import MINUS
+from .latex.vocabulary import MINUS, PLUS_MINUS
 from .values import SourceProblem
 
 #: The relations across which both sides are one value.
@@ -230,7 +230,7 @@ class _Chain:
         values = self.known.values(kind) if isinstance(kind, str) else None
         computed, term = self.written[other], self.terms[other]
         numbers = any(literal is not None for literal in self.literals)
-        if values is None or not isinstance(computed, list) \
+        if values is None or not isinstance(computed, list) or _margin(term) \
                 or self.literals[other] is not None or (numbers and _decimals(term)):
             return []
         start = _start(term)
@@ -417,6 +417,12 @@ class _Chain:
             if not isinstance(self.written[k], str) and not isinstance(self.written[k + 1], str):
                 linked |= {k, k + 1}
         return sorted(linked)
+
+
+def _margin(term: Sequence[Any]) -> bool:
+    """Whether a term holds a ``\\pm``: a name equated with it (``\\hat{p} = 0.5 \\pm 0.088``)
+    has a margin, not two values."""
+    return any(is_tok(item, PLUS_MINUS | {"\\mp", "∓"}) for item in walk(term_items(term)))
 
 
 def _is_name(term: Sequence[Any]) -> bool:
