@@ -83,8 +83,8 @@ def test_the_policy_decides_the_places_and_the_rounding() -> None:
 
 
 @pytest.mark.parametrize(("argument", "math", "expected"), [
-    ("q", True, "q: the snippet printed no q (it printed p, A, a_1, w, n, t, b, alpha, z_1_minus_max); print "
-                "it, or write the name it was printed under"),
+    ("q", True, "q: the snippet printed no q (it printed p, A, a_1, w, n, t, b, alpha, "
+                "z_1_minus_max); print it, or write the name it was printed under"),
     ("A_{31}", True, "A_{31}: no such element, the printed A is 2×2"),
     ("p_3", True, "p_3: no such element, the printed p is 2"),
     ("A_1", True, "A_1: no such element, the printed A is 2×2"),
