@@ -47,6 +47,7 @@ _LARGEST_EXPONENT = Decimal(10_000)
 #: ``a \\pm b`` is two values, ``a - b`` and ``a + b`` (in the order of an interval written
 #: after it); ``\\mp`` the other way round.
 _SIGN_CHOICES = {"\\pm": "-+", "±": "-+", "\\mp": "+-", "∓": "+-"}
+_SIGNED = frozenset(_SIGN_CHOICES)
 #: π to 60 digits, as every other irrational here is computed.
 _PI = Fraction(Decimal("3.14159265358979323846264338327950288419716939937510582097494459"))
 #: Matrices whose cells are values (``vmatrix`` is a determinant, ``Vmatrix`` a norm).
@@ -129,7 +130,7 @@ def _entry_counts(items: Sequence[Any], found: dict[int, list[list[Any]] | None]
         entries = entries_of(item, found)
         if entries is not None:
             counts.append(len(entries))
-        elif is_tok(item, _SIGN_CHOICES):
+        elif is_tok(item, _SIGNED):
             counts.append(2)  # 3 \pm 2.7951: two values, the lower first (as an interval)
         elif isinstance(item, Group | Delim):
             counts += _entry_counts(item.items, found)
@@ -144,7 +145,7 @@ def _entry(items: Sequence[Any], k: int,
         entries = entries_of(item, found)
         if entries is not None:
             out.append(Group(tuple(entries[k]), -1, -1))
-        elif is_tok(item, _SIGN_CHOICES):
+        elif is_tok(item, _SIGNED):
             out.append(Tok(_SIGN_CHOICES[item.text][k], item.start, item.end, item.own))
         elif isinstance(item, Group):
             out.append(Group(tuple(_entry(item.items, k, found)), item.start, item.end))
