@@ -416,6 +416,15 @@ def test_a_determinant_is_named_where_the_snippet_printed_it() -> None:
     assert failures(r"\det\mat{B} = 7", printed, macros=macros) == []
 
 
+def test_a_result_turned_into_another_printed_number_is_reported_at_the_result() -> None:
+    printed = "lambda_max = 4.0\netas = [0.05 0.1 0.25 0.4 0.6]\neta_max = 0.5\n"
+    latex = r"0 < \eta < %s/\lambda_{\max} = %s"
+    changed = latex % ("2", "0.6")  # 2/4 is a printed number: the 0.6 after it was changed
+    assert [where(changed, v) for v in check(changed, printed) if v.failed] == ["0.6"]
+    operand = latex % ("3", "0.5")  # 3/4 is none: the computation was, and stands there
+    assert [where(operand, v)[:2] for v in check(operand, printed) if v.failed] == ["3/"]
+
+
 def test_percentages_stand_for_their_hundredth() -> None:
     assert failures(r"p = 82.47\%", "p = 0.824712\n") == []
     assert failures(r"p = 82.48\%", "p = 0.824712\n") == [

@@ -309,7 +309,8 @@ class _Chain:
             if rearranged:  # printed numbers, swapped or turned into another: the result's
                 found.append(SourceProblem(number.start, message))
             elif where is None:
-                found.append(SourceProblem(number.start, message, starts[i]))
+                found.append(SourceProblem(number.start, message, starts[i],
+                                           readings[-1][i].value))
             else:
                 found.append(SourceProblem(where, message))
         return found

@@ -50,6 +50,8 @@ class Derivations:
     #: Digits the arithmetic derives exactly (``0.069604``): no rounding, so no breach of the
     #: policy however many places they show.
     exact: set[str] = field(default_factory=set)
+    #: What the computation gives, for a number written after one that does not give it.
+    computed: dict[int, Fraction] = field(default_factory=dict)
 
     def elsewhere(self, cell: Placed) -> Fraction | None:
         """The value another chain derived with these digits, if one did."""
@@ -95,6 +97,9 @@ def derive(equations: Sequence[PlacedEquation], printed: Printed,
         found.problems += [(_placed(placed, problem.where), problem.message,
                             None if problem.instead is None else placed.place(problem.instead))
                            for problem in result.problems]
+        found.computed.update((id(placed.numbers[problem.where]), problem.computed)
+                              for problem in result.problems
+                              if problem.computed is not None and problem.where in placed.numbers)
     return found
 
 

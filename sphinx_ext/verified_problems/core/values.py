@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 
@@ -81,12 +82,13 @@ class SourceProblem:
 
     ``instead`` is where else it may stand: an equation that does not hold is reported at the
     number written after the computation, or at the computation (``instead``) where that
-    number is the printed one.
+    number is the printed one; ``computed`` is then what the computation gives.
     """
 
     where: int
     message: str
     instead: int | None = None
+    computed: Fraction | None = None
 
 
 @dataclass

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from decimal import Decimal
 from math import prod
 
 from .binding import Binding, Quantities
 from .derivations import Derivations, PlacedEquation, derive
 from .digits import Policy, Status, compare
+from .evaluation import as_decimal
 from .free import Binder, check_free, derived_or_given
 from .latex.grammar import is_operator_name
 from .printed import (
@@ -77,8 +79,7 @@ def verify(
             checked = _check_unprinted(placed_value, printed, derivations, binder)
         verdicts.extend(checked)
     verdicts.extend(check_free(cell, printed, derivations, binder) for cell in leftover)
-    printed_right = {id(v.placed) for v in verdicts
-                     if v.outcome is Outcome.MATCH and v.kind in ("named", "free", "bound")}
+    printed_right = {id(v.placed) for v in verdicts if _printed_right(v, derivations, printed)}
     printed_right |= {id(cell) for cell, _message, _instead in derivations.problems
                       if _derived_as_printed(cell, derivations, printed, verdicts)}
     verdicts.extend(
@@ -96,16 +97,41 @@ def verify(
     return verdicts
 
 
+def _printed_right(verdict: Verdict, derivations: Derivations, printed: Printed) -> bool:
+    """Whether a number checked on its own is the printed one: named or bound, or a free digit
+    among the printed numbers after a computation that gives none."""
+    if verdict.outcome is not Outcome.MATCH:
+        return False
+    if verdict.kind in ("named", "bound"):
+        return True
+    return verdict.kind == "free" and not _gives_printed(verdict.placed, derivations, printed)
+
+
 def _derived_as_printed(cell: Placed, derivations: Derivations, printed: Printed,
                         verdicts: Sequence[Verdict]) -> bool:
     """Whether the number written after a computation that does not hold is one the snippet
-    printed, with no check of its own (the chain derives it): then the computation is what is
-    wrong, and the error is reported there."""
+    printed, with no check of its own (the chain derives it), where the computation gives no
+    printed number: then the computation is what is wrong, and the error is reported there.
+    (A computation that gives a printed number, followed by another printed number, is right,
+    and the result is what was changed.)"""
     if id(cell) not in derivations.derived or not cell.number.text:
         return False
     if any(v.failed and v.placed is cell for v in verdicts):
         return False
-    return printed.pool.match(cell.number.value_text, printed.policy).status is Status.MATCH
+    if printed.pool.match(cell.number.value_text, printed.policy).status is not Status.MATCH:
+        return False
+    return not _gives_printed(cell, derivations, printed)
+
+
+def _gives_printed(cell: Placed, derivations: Derivations, printed: Printed) -> bool:
+    """Whether the computation before a number it does not give gives a printed number
+    itself: then it is right, and the number after it (another printed one) was changed."""
+    computed = derivations.computed.get(id(cell))
+    if computed is None:
+        return False
+    places = printed.policy.decimals
+    shown = f"{as_decimal(computed).quantize(Decimal(1).scaleb(-places)):f}"
+    return printed.pool.match(shown, printed.policy).status is Status.MATCH
 
 
 def _exact(verdict: Verdict, derivations: Derivations) -> Verdict:
