@@ -374,7 +374,9 @@ def test_an_operand_one_minus_a_printed_probability_is_derived_from_it() -> None
             if v.kind == "derived"
             ] == [("0.99", "derived: 1 - 0.01 (prevalence)"), ("0.1085", "derived: 0.95 \\times"
                   " 0.01 + 0.1 \\times 0.99")]
-    assert failures(r"\frac{0.0960}{1.0960} = 0.0876", printed) == []  # one plus the odds
+    # not one plus: 1.1978 for a printed 0.1978 is a slipped first digit (times 0 here)
+    row = "a = [0.4011 0.1978 0.4011]\n"
+    assert failures(r"0.4011(1) + 1.1978(0) + 0.4011(1) = 0.8022", row) != []
     assert failures(r"0.95 \times 0.01 + 0.1 \times 0.98 = 0.1075", printed) == [
         "free digit: prose 0.98 is not among the printed numbers (nearest printed 0.9500 "
         "(sensitivity))"]

@@ -52,6 +52,9 @@ class Derivations:
     exact: set[str] = field(default_factory=set)
     #: What the computation gives, for a number written after one that does not give it.
     computed: dict[int, Fraction] = field(default_factory=dict)
+    #: The operands derived as one minus a printed number: a binding, where one was recorded
+    #: (a digit since changed into such a complement), still decides.
+    complements: set[int] = field(default_factory=set)
 
     def elsewhere(self, cell: Placed) -> Fraction | None:
         """The value another chain derived with these digits, if one did."""
@@ -105,14 +108,15 @@ def derive(equations: Sequence[PlacedEquation], printed: Printed,
 
 def _complement(number: Placed, printed: Printed,
                 full: Callable[[str, bool], tuple[Fraction, ...]], found: Derivations) -> None:
-    """An operand with no provenance of its own that is one minus (or plus) a printed or
-    given number is derived from it (``0.99`` of a printed prevalence 0.01)."""
+    """An operand with no provenance of its own that is one minus a printed or given number
+    is derived from it (``0.99`` of a printed prevalence 0.01)."""
     text = number.number.value_text
     if id(number) in found.derived or full(text, True) or printed.is_given(text):
         return
     origin = printed.complement(text)
     if origin is not None:
         found.derived[id(number)] = (Fraction(Decimal(text)), origin)
+        found.complements.add(id(number))
 
 
 def _placed(placed: PlacedEquation, offset: int) -> Placed:

@@ -72,9 +72,9 @@ def _bind(cell: Placed, derivations: Derivations, binder: Binder) -> Verdict | N
     """A free digit by its binding; None for an unbound one a book allows (judged as
     without bindings)."""
     derived = derivations.derived.get(id(cell))
-    if derived is not None:
-        return _derived_verdict(cell, derived[1])
     binding = binder.bindings.get(id(cell))
+    if derived is not None and (binding is None or id(cell) not in derivations.complements):
+        return _derived_verdict(cell, derived[1])
     if binding is None and not binder.strict:
         return None
     magnitude = id(cell) in derivations.magnitudes

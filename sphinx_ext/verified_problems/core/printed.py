@@ -172,18 +172,16 @@ class Printed:
         return self.given.match(prose, self.policy).status is Status.MATCH
 
     def complement(self, prose: str) -> str | None:
-        """How a written number is one minus, or one plus, a printed or given number below
-        one, if it is (``1 - 0.01 (prevalence)``): the complement of a probability, or one
-        plus an odds, is what prose computes in its head and the snippet seldom prints."""
-        value = Decimal(prose)
-        for other, form in ((1 - value, "1 - {}"), (value - 1, "1 + {}")):
-            if not 0 < other < 1:
-                continue
-            text = f"{other:f}"
-            label = self.label_of(text) or ("given" if self.is_given(text) else None)
-            if label is not None:
-                return f"{form.format(text)} ({label})"
-        return None
+        """How a written number is one minus a printed or given number below one, if it is
+        (``1 - 0.01 (prevalence)``): the complement of a probability is what prose computes in
+        its head and the snippet seldom prints. (Not one plus: ``1.1978`` for a printed
+        ``0.1978`` is what a slipped first digit writes.)"""
+        other = 1 - Decimal(prose)
+        if not 0 < other < 1:
+            return None
+        text = f"{other:f}"
+        label = self.label_of(text) or ("given" if self.is_given(text) else None)
+        return None if label is None else f"1 - {text} ({label})"
 
     def label_of(self, prose: str) -> str | None:
         """The printed quantity (name and index) a number is printed as, if any."""
