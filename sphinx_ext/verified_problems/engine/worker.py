@@ -5,11 +5,17 @@ nothing from the package (it is a script; ``-P`` keeps its own folder, whose ``n
 would shadow the standard library's, off ``sys.path``), preloads numpy if it can, and serves
 requests as JSON lines on stdin, one reply line per event on stdout:
 
-- request: ``{"id", "path", "snippet_dir", "timeout", "max_output", "max_memory_mb"}``;
-- replies: ``{"event": "ready"}`` once, ``{"event": "started", "id", "pid"}`` when a snippet's
+- request: ``{"id", "path", "source", "snippet_dir", "timeout", "max_output",
+  "max_memory_mb", "max_processes", "confine", "read", "write", "project"}`` (``source``: the
+  bytes the caller hashed, as text with ``surrogateescape``: the run never reads the file);
+- replies: ``{"event": "ready", "landlock"}`` once (the kernel's Landlock ABI, 0 for none), ``{"event": "started", "id", "pid"}`` when a snippet's
   process exists (so the caller can kill its group should this server die), and
   ``{"event": "done", "id", "stdout", "failure", "message", "crash_file", "snippet_line",
-  "seconds", "modules"}``.
+  "seconds", "modules", "opened"}``.
+
+The child confines itself (``confine.py``: Landlock) before the snippet's first line and
+records every file the snippet opens; the server watches each snippet's whole process tree
+(``tree.py``) against the memory and process caps.
 
 Why a fork server: importing numpy is nearly all the cost of running a snippet in a fresh
 interpreter; a child forked from a small process that already imported it starts in a few
@@ -23,14 +29,15 @@ from __future__ import annotations
 import argparse
 import atexit
 import contextlib
-import ctypes
 import errno
 import gc
 import hashlib
+import importlib.util
 import io
 import json
 import os
 import resource
+import linecache
 import runpy
 import select
 import shutil
@@ -42,16 +49,31 @@ import traceback
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, NoReturn
+
+
+def _sibling(name: str) -> ModuleType:
+    """A module of this folder, loaded by its path (run as a script, this has no package)."""
+    spec = importlib.util.spec_from_file_location(f"_verified_{name}", Path(__file__).with_name(
+        f"{name}.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+if TYPE_CHECKING or __package__:
+    from . import confine, tree
+else:
+    confine, tree = _sibling("confine"), _sibling("tree")
 
 #: Failure names; the caller's ``Failure`` enum has the same values.
 CRASH, TIMEOUT, EMPTY, UNDECODABLE = "crash", "timeout", "empty", "undecodable"
-OUTPUT_LIMIT, MEMORY, ORPHAN = "output-limit", "memory", "orphan"
+OUTPUT_LIMIT, MEMORY, ORPHAN, PROCESSES = "output-limit", "memory", "orphan", "processes"
 
 _READ_CHUNK = 1 << 16
-_ORPHAN_GRACE = 2.0  # seconds to wait for killed leftovers to disappear
 _MEMORY_WORDS = ("MemoryError", "Cannot allocate memory", "out of memory", "bad_alloc")
-_PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
 _STDIN_HINT = (
     " (the snippet read standard input, which is empty at build time: write the values into "
     "the snippet, or read them from a data file)"
@@ -69,6 +91,12 @@ class Job:
     max_output: int
     max_memory_mb: int
     lexer: dict[str, Any] | None = None  # Pygments options: also return the script's tokens
+    source: str | None = None  # the script's bytes (surrogateescape); None: read the file
+    max_processes: int = 64  # processes of the snippet's tree at once
+    confine: str = "on"  # confine.MODES
+    read: tuple[str, ...] = ()  # folders beyond Python's the snippet may read (the book)
+    write: tuple[str, ...] = ()  # folders beyond its own it may write (tests observe here)
+    project: tuple[str, ...] = ()  # where an opened file is a dependency
 
     @classmethod
     def parse(cls, data: dict[str, Any]) -> Job:
@@ -81,7 +109,25 @@ class Job:
             max_output=int(data["max_output"]),
             max_memory_mb=int(data["max_memory_mb"]),
             lexer=data["lexer"] if isinstance(data.get("lexer"), dict) else None,
+            source=data["source"] if isinstance(data.get("source"), str) else None,
+            max_processes=int(data.get("max_processes", 64)),
+            confine=str(data.get("confine", "on")),
+            read=tuple(map(str, data.get("read", ()))),
+            write=tuple(map(str, data.get("write", ()))),
+            project=tuple(map(str, data.get("project", ()))),
         )
+
+    def text(self) -> str:
+        """The script as the caller hashed it (or as the file now is, if it sent none)."""
+        if self.source is not None:
+            return self.source.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        return Path(self.path).read_text(encoding="utf-8")
+
+    def code_bytes(self) -> bytes:
+        """The script's bytes, for ``compile`` (which honours a coding declaration)."""
+        if self.source is not None:
+            return self.source.encode("utf-8", "surrogateescape")
+        return Path(self.path).read_bytes()
 
 
 @dataclass
@@ -96,6 +142,8 @@ class Running:
     deadline: float
     timed_out: bool = False
     tokens: str | None = None
+    next_check: float = 0.0  # when its tree is measured next
+    over: str | None = None  # MEMORY or PROCESSES: the tree went past that cap and was killed
 
 
 # ---------------------------------------------------------------------------------------------
@@ -111,7 +159,7 @@ def _real(path: str) -> str:
 
 
 def child_main(
-    job: Job, folder: Path, inherited: list[int], before: frozenset[str]
+    job: Job, folder: Path, inherited: list[int], before: frozenset[str], rules: Any
 ) -> NoReturn:
     """Run one snippet in this fresh fork and exit with its status; never returns.
 
@@ -120,7 +168,7 @@ def child_main(
     """
     status = 70
     try:
-        status = _child_run(job, folder, inherited, before)
+        status = _child_run(job, folder, inherited, before, rules)
     except BaseException:  # the server's own fault; stderr says what
         with contextlib.suppress(BaseException):
             traceback.print_exc()
@@ -129,9 +177,11 @@ def child_main(
         os._exit(status)
 
 
-def _child_run(job: Job, folder: Path, inherited: list[int], before: frozenset[str]) -> int:
+def _child_run(
+    job: Job, folder: Path, inherited: list[int], before: frozenset[str], rules: Any
+) -> int:
     os.setsid()
-    become_subreaper()  # a descendant that leaves the session is still adopted, and found
+    tree.become_subreaper()  # a descendant that leaves the session is still adopted, and found
     for fd in inherited:
         with contextlib.suppress(OSError):
             os.close(fd)
@@ -140,18 +190,26 @@ def _child_run(job: Job, folder: Path, inherited: list[int], before: frozenset[s
     signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # Python ignores it; a big print must stop
     _redirect(folder)
     os.chdir(folder / "cwd")
+    os.environ["TMPDIR"] = str(folder / "cwd")  # the one folder it may write
+    tempfile.tempdir = None
     _limit(resource.RLIMIT_FSIZE, job.max_output)
     _limit(resource.RLIMIT_AS, job.max_memory_mb * 1024 * 1024)
+    code = _compiled(job)
+    rules.apply(str(folder))
+    rules.close()
+    opened = confine.OpenedFiles()
+    opened.install()
     sys.argv = [job.path]
     sys.path.insert(0, str(Path(job.path).parent))
-    side = _execute(job)
+    side = _execute(job, code)
     with contextlib.suppress(ValueError):  # a snippet may have closed them
         sys.stdout.flush()  # may raise SIGXFSZ: the parent sees the signal
         sys.stderr.flush()
     side["modules"] = _local_modules(before, job)
-    if kill_children():
+    side["opened"] = opened.inside(job.project, [_real(job.path), *side["modules"]])
+    if tree.kill_children():
         side["orphan"] = True
-    if side != {"status": 0, "modules": []}:  # no side file says just that, and is faster
+    if side != {"status": 0, "modules": [], "opened": []}:  # no side file: just that, faster
         _write_side(folder, side)
     return int(side["status"])
 
@@ -208,12 +266,27 @@ def _limit(which: int, value: int) -> None:
     resource.setrlimit(which, (value, hard))
 
 
-def _execute(job: Job) -> dict[str, Any]:
+def _compiled(job: Job) -> Any:
+    """The snippet's code from the bytes the caller hashed (a SyntaxError is the snippet's).
+
+    Its lines go into ``linecache`` too, so that a traceback quotes the script that ran.
+    """
+    text = job.text()
+    linecache.cache[job.path] = (len(text), None, text.splitlines(keepends=True), job.path)
+    try:
+        return compile(job.code_bytes(), job.path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as error:
+        return error
+
+
+def _execute(job: Job, code: Any) -> dict[str, Any]:
     """Run the snippet as ``__main__``; the side record says how it ended."""
     atexit._clear()
     record: dict[str, Any] = {"status": 0}
     try:
-        runpy.run_path(job.path, run_name="__main__")
+        if isinstance(code, BaseException):
+            raise code
+        runpy._run_module_code(code, None, "__main__", None, "", job.path)  # type: ignore[attr-defined]
     except SystemExit as stop:
         record = _exit_record(stop, job)
     except BaseException as error:  # the snippet's own failure, reported
@@ -317,88 +390,6 @@ def _write_side(folder: Path, side: dict[str, Any]) -> None:
 # The server: reading what happened to a child and telling the caller.
 
 
-def _group_alive(pgid: int) -> bool:
-    """Whether a process group still has a member that is not a zombie."""
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    processes = (entry for entry in Path("/proc").iterdir() if entry.name.isdigit())
-    return any(_live_member(entry, pgid) for entry in processes)
-
-
-def _live_member(entry: Path, pgid: int) -> bool:
-    try:
-        fields = (entry / "stat").read_bytes().rsplit(b")", 1)[1].split()
-    except (OSError, IndexError):
-        return False
-    return int(fields[2]) == pgid and fields[0] not in (b"Z", b"X")
-
-
-def _kill_group(pgid: int) -> bool:
-    """Kill whatever is left in the group; True if something was alive. Waits briefly."""
-    if not _group_alive(pgid):
-        return False
-    deadline = time.monotonic() + _ORPHAN_GRACE
-    while True:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pgid, signal.SIGKILL)
-        if not _group_alive(pgid) or time.monotonic() > deadline:
-            return True
-        time.sleep(0.002)
-
-
-def become_subreaper() -> None:
-    """Adopt every orphaned descendant (Linux), even one that left the session with setsid.
-
-    A process that double-forks into a session of its own escapes a kill of the snippet's
-    process group; adopted, it is still this process's child, and ``kill_children`` finds it.
-    """
-    with contextlib.suppress(Exception):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-
-
-def _children() -> set[int]:
-    """The pids of this process's children, zombies included."""
-    try:
-        return {
-            int(pid)
-            for task in Path("/proc/self/task").iterdir()
-            for pid in (task / "children").read_bytes().split()
-        }
-    except OSError:  # no /proc/PID/task/TID/children (or a thread ended): read every parent
-        me = os.getpid()
-        return {
-            int(entry.name)
-            for entry in Path("/proc").iterdir()
-            if entry.name.isdigit() and _stat(entry)[1:2] == [str(me).encode()]
-        }
-
-
-def _stat(entry: Path) -> list[bytes]:
-    """The fields of ``/proc/PID/stat`` after the command name: state, ppid, pgrp, …"""
-    try:
-        return (entry / "stat").read_bytes().rsplit(b")", 1)[1].split()
-    except (OSError, IndexError):
-        return []
-
-
-def kill_children(keep: frozenset[int] = frozenset()) -> bool:
-    """Kill and reap every child but ``keep``, adopted ones too; True if one was alive."""
-    alive = False
-    while children := _children() - keep:
-        for pid in children:
-            alive |= _stat(Path(f"/proc/{pid}"))[:1] not in ([b"Z"], [b"X"], [])
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        for pid in children:  # a killed child's own children are adopted: the loop goes on
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, 0)
-    return alive
-
-
 def _read_side(folder: Path) -> dict[str, Any]:
     try:
         data = json.loads((folder / "side.json").read_bytes())
@@ -442,6 +433,12 @@ def classify(
     signum = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
     if run.timed_out:
         return Outcome(TIMEOUT, f"the snippet did not finish within {job.timeout:g} s")
+    if run.over == PROCESSES:
+        return Outcome(PROCESSES, f"the snippet ran more than {job.max_processes} processes "
+                                  "at once and was stopped")
+    if run.over == MEMORY:
+        return Outcome(MEMORY, f"the snippet's processes together used more than the "
+                               f"{job.max_memory_mb} MB memory limit and were stopped")
     if signum == signal.SIGXFSZ or side.get("too_big"):
         return _too_big(run, len(out))
     if side.get("memory"):
@@ -531,7 +528,7 @@ def script_tokens(job: Job) -> str | None:
     try:
         from pygments.lexers import PythonLexer
 
-        source = Path(job.path).read_text(encoding="utf-8")
+        source = job.text()
         if source.startswith(">>>"):
             return None
         lexer = PythonLexer(stripnl=False, **job.lexer)
@@ -568,6 +565,8 @@ class Server:
         self.running: dict[int, Running] = {}  # by pidfd
         self.buffer = bytearray()
         self.open = True
+        self.landlock = confine.landlock_abi()
+        self.rulesets: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Any] = {}
 
     def serve(self) -> None:
         """Run until the caller closes stdin (or stops reading), then kill what is left.
@@ -576,7 +575,7 @@ class Server:
         too: nobody else would remove the caller's folder.
         """
         try:
-            self.send({"event": "ready", "pid": os.getpid()})
+            self.send({"event": "ready", "pid": os.getpid(), "landlock": self.landlock})
             while self.open:
                 self.start_queued()
                 self.step()
@@ -599,8 +598,9 @@ class Server:
         self.enforce_deadlines()
 
     def wait_ms(self) -> int | None:
-        """Milliseconds until the nearest deadline (None: wait for input or an exit)."""
-        deadlines = [r.deadline for r in self.running.values() if not r.timed_out]
+        """Milliseconds until the nearest deadline or measure (None: wait for input or an exit)."""
+        deadlines = [t for r in self.running.values() if not r.timed_out and r.over is None
+                     for t in (r.deadline, r.next_check)]
         if not deadlines:
             return None
         return max(0, int((min(deadlines) - time.monotonic()) * 1000) + 1)
@@ -643,33 +643,64 @@ class Server:
             with contextlib.suppress(Exception):
                 stream.flush()
         before = frozenset(sys.modules)
+        rules = self.ruleset(job)
         started = time.monotonic()
         pid = os.fork()
         if pid == 0:
-            child_main(job, folder, inherited, before)
+            child_main(job, folder, inherited, before, rules)
         pidfd = os.pidfd_open(pid)
-        run = Running(job, pid, pidfd, folder, started, started + job.timeout)
+        run = Running(job, pid, pidfd, folder, started, started + job.timeout,
+                      next_check=started + tree.CHECK_EVERY)
         self.running[pidfd] = run
         self.send({"event": "started", "id": job.id, "pid": pid})
         run.tokens = script_tokens(job)  # while the child runs
 
+    def ruleset(self, job: Job) -> Any:
+        """The Landlock rules of a job's confinement, made once per kind of job."""
+        key = (job.confine, job.read, job.write)
+        rules = self.rulesets.get(key)
+        if rules is None:
+            read = [*confine.SYSTEM_READ, *confine.python_read_roots(), *job.read]
+            rules = confine.Ruleset(self.landlock, job.confine, read,
+                                    [*confine.SYSTEM_WRITE, *job.write])
+            self.rulesets[key] = rules
+        return rules
+
     def enforce_deadlines(self) -> None:
-        """Kill the groups of children past their deadline; their exit is handled as usual."""
+        """Kill the groups of children past their deadline or their tree's caps; their exit is
+        handled as usual."""
         now = time.monotonic()
         for run in self.running.values():
-            if not run.timed_out and now >= run.deadline:
+            if run.timed_out or run.over is not None:
+                continue
+            if now >= run.deadline:
                 _kill(run)
                 run.timed_out = True
+            elif now >= run.next_check:
+                self.measure(run)
+                run.next_check = time.monotonic() + tree.CHECK_EVERY
+
+    def measure(self, run: Running) -> None:
+        """Kill a snippet's tree that has more processes, or more memory, than it may."""
+        pids = tree.tree(run.pid)
+        if len(pids) > run.job.max_processes:
+            run.over = PROCESSES
+        elif tree.private_memory(pids) > run.job.max_memory_mb * 1024 * 1024:
+            run.over = MEMORY
+        else:
+            return
+        _kill(run)
+        tree.kill_tree(pids)
 
     def finish(self, run: Running) -> None:
         """Reap the child, kill its leftovers, classify, reply, and clean up its folder."""
         _pid, status = os.waitpid(run.pid, 0)
         seconds = time.monotonic() - run.started
         os.close(run.pidfd)
-        orphan = _kill_group(run.pid)
+        orphan = tree.kill_group(run.pid)
         # What the snippet's process left when it died without cleaning up (os._exit, a
         # signal) was adopted by this server: every child that is not a running snippet.
-        orphan |= kill_children(keep=frozenset(r.pid for r in self.running.values()))
+        orphan |= tree.kill_children(keep=frozenset(r.pid for r in self.running.values()))
         out = _read_bytes(run.folder / "stdout")
         side = _read_side(run.folder)
         outcome = classify(run, status, orphan, out, side)
@@ -685,6 +716,7 @@ class Server:
                 "snippet_line": outcome.snippet_line,
                 "seconds": seconds,
                 "modules": side.get("modules", []),
+                "opened": side.get("opened", []),
                 "tokens": run.tokens,
             }
         )
@@ -705,7 +737,9 @@ class Server:
             os.close(run.pidfd)
             _remove(run.folder)
         self.running.clear()
-        kill_children()
+        tree.kill_children()
+        for rules in self.rulesets.values():
+            rules.close()
 
 
 def _kill(run: Running) -> None:
@@ -769,7 +803,7 @@ def main(argv: list[str] | None = None) -> None:
     sys.dont_write_bytecode = True  # importing a local module leaves no __pycache__
     jobs_folder = args.root / "jobs"
     jobs_folder.mkdir(parents=True, exist_ok=True)
-    become_subreaper()
+    tree.become_subreaper()
     preload()
     gc.collect()
     gc.freeze()  # children need not copy the preloaded objects to collect them
