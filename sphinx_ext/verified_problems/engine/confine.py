@@ -185,6 +185,26 @@ def _check(result: int) -> int:
     return int(result)
 
 
+def readable_beneath(root: str, private: Iterable[str]) -> list[str]:
+    """``root``, or if a ``private`` path lies inside it, what of it lies outside them all.
+
+    A Landlock rule grants a whole hierarchy: a book whose build folder is inside it (Sphinx's
+    test projects, ``book/_build``) is granted entry by entry, so that the build's own files,
+    the cache and its key among them, are never beneath a rule.
+    """
+    hidden = [os.path.normpath(p) for p in private]
+    root = os.path.normpath(root)
+    if root in hidden:
+        return []
+    if not any(h.startswith(root + os.sep) for h in hidden):
+        return [root]
+    try:
+        names = sorted(os.listdir(root))
+    except OSError:
+        return []
+    return [kept for name in names for kept in readable_beneath(os.path.join(root, name), hidden)]
+
+
 def python_read_roots() -> list[str]:
     """The folders of this Python installation and its environment (venv, site-packages)."""
     roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
@@ -216,12 +236,13 @@ class OpenedFiles:
 
     def inside(self, roots: Iterable[str], leave_out: Iterable[str]) -> list[str]:
         """The opened files that exist and lie in one of ``roots``, real paths, sorted."""
-        folders = [root.rstrip(os.sep) + os.sep for root in roots]
+        exact = {root.rstrip(os.sep) for root in roots}
+        folders = tuple(root + os.sep for root in exact)
         skip = set(leave_out)
         found = set()
         for path in set(self.paths):
             real = os.path.realpath(path)
-            if real not in skip and any(real.startswith(f) for f in folders) \
+            if real not in skip and (real in exact or real.startswith(folders)) \
                     and os.path.isfile(real):
                 found.add(real)
         return sorted(found)
