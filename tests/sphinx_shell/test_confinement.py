@@ -13,7 +13,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from support import PROJECT, build_root, replace_in, soup
+from support import PROJECT, build_root, soup
 
 DATA_TRANSCRIPT = "details.verified-transcript pre"
 
@@ -107,6 +107,3 @@ def test_without_landlock_the_build_warns_once_and_runs_its_snippets(copy_root) 
     assert done.returncode == 0, done.stderr
     assert transcript(root / "_build" / "html") == "s = 0.7071\n"
 
-
-def test_replace_in_is_used() -> None:
-    assert callable(replace_in)

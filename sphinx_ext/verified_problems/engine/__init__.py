@@ -24,7 +24,7 @@ from .runner import (
     WorkerDied,
     worker_environment,
 )
-from .worker import text_digest
+from .tokens import text_digest
 
 __all__ = [
     "CACHE_FORMAT",

@@ -227,7 +227,7 @@ def _make_secret(path: Path) -> bytes:
     except FileExistsError:
         found = _valid_secret(path.read_bytes())
         if found is None:  # a damaged key: a new one (every entry fails and runs again)
-            os.replace(temporary, path)
+            temporary.replace(path)
             return secret
         return found
     finally:

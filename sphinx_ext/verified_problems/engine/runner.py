@@ -127,7 +127,7 @@ class SnippetResult:
     #: local modules imported from snippet_dir, files it opened in the project, data_files
     dependencies: tuple[Path, ...]
     #: The script's Pygments tokens, if asked for and lexable: the compact JSON of
-    #: ``worker.script_tokens``, read back by ``code_html.decode_tokens``.
+    #: ``tokens.script_tokens``, read back by ``code_html.decode_tokens``.
     tokens: str | None = None
     #: The script as it ran (the bytes its key hashed), for the page to show; None: MISSING.
     script: str | None = None

@@ -8,8 +8,9 @@ requests as JSON lines on stdin, one reply line per event on stdout:
 - request: ``{"id", "path", "source", "snippet_dir", "timeout", "max_output",
   "max_memory_mb", "max_processes", "confine", "read", "write", "project"}`` (``source``: the
   bytes the caller hashed, as text with ``surrogateescape``: the run never reads the file);
-- replies: ``{"event": "ready", "landlock"}`` once (the kernel's Landlock ABI, 0 for none), ``{"event": "started", "id", "pid"}`` when a snippet's
-  process exists (so the caller can kill its group should this server die), and
+- replies: ``{"event": "ready", "landlock"}`` once (the kernel's Landlock ABI, 0 for none),
+  ``{"event": "started", "id", "pid"}`` when a snippet's process exists (so the caller can
+  kill its group should this server die), and
   ``{"event": "done", "id", "stdout", "failure", "message", "crash_file", "snippet_line",
   "seconds", "modules", "opened"}``.
 
@@ -31,13 +32,12 @@ import atexit
 import contextlib
 import errno
 import gc
-import hashlib
 import importlib.util
 import io
 import json
+import linecache
 import os
 import resource
-import linecache
 import runpy
 import select
 import shutil
@@ -64,9 +64,9 @@ def _sibling(name: str) -> ModuleType:
 
 
 if TYPE_CHECKING or __package__:
-    from . import confine, tree
+    from . import confine, tokens, tree
 else:
-    confine, tree = _sibling("confine"), _sibling("tree")
+    confine, tokens, tree = _sibling("confine"), _sibling("tokens"), _sibling("tree")
 
 #: Failure names; the caller's ``Failure`` enum has the same values.
 CRASH, TIMEOUT, EMPTY, UNDECODABLE = "crash", "timeout", "empty", "undecodable"
@@ -508,51 +508,6 @@ def _judge_output(out: bytes) -> Outcome:
     return Outcome(None, "")
 
 
-def script_tokens(job: Job) -> str | None:
-    """The script's Python tokens as Sphinx's HTML writer would lex them, as JSON; None if not.
-
-    Lexing is the slow part of highlighting, and this process has a core to spare while the
-    snippet runs: the Sphinx process then only formats. The lexer is Sphinx's for ``python``
-    (``stripnl`` off, Pygments' ``raiseonerror`` filter on); a script Pygments rejects, or one
-    Sphinx would lex as a console session, gets no tokens, and Sphinx highlights it itself.
-
-    The tokens are not written as (type, text) pairs: the texts are the script itself, in
-    order. ``kinds`` names each token type once, ``runs`` holds a type's index and a length per
-    token, ``text`` is a digest of the script they cut, and ``newline`` says that Pygments
-    added a final newline. A fifth of the size of the pairs (1.9 KB for the book's 50-line
-    scripts, against 8.7 KB), they make every checked page's doctree and cache entry smaller;
-    ``code_html.decode_tokens`` reads them back.
-    """
-    if job.lexer is None:
-        return None
-    try:
-        from pygments.lexers import PythonLexer
-
-        source = job.text()
-        if source.startswith(">>>"):
-            return None
-        lexer = PythonLexer(stripnl=False, **job.lexer)
-        lexer.add_filter("raiseonerror")
-        kinds: dict[str, int] = {}
-        runs: list[int] = []
-        texts: list[str] = []
-        for kind, text in lexer.get_tokens(source):
-            runs += (kinds.setdefault(str(kind), len(kinds)), len(text))
-            texts.append(text)
-        spelled = "".join(texts)
-        if spelled not in (source, source + "\n"):
-            return None  # a lexer that changed the text: its tokens cannot be cut from it
-        return json.dumps({"kinds": list(kinds), "runs": runs, "text": text_digest(source),
-                           "newline": spelled != source}, separators=(",", ":"))
-    except Exception:  # any failure only means no tokens: the Sphinx side lexes the script
-        return None
-
-
-def text_digest(text: str) -> str:
-    """A short digest of a script's text, for its tokens to name what they were cut from."""
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
-
-
 class Server:
     """The event loop: a queue of jobs, up to ``jobs`` children, one reply per event."""
 
@@ -653,7 +608,7 @@ class Server:
                       next_check=started + tree.CHECK_EVERY)
         self.running[pidfd] = run
         self.send({"event": "started", "id": job.id, "pid": pid})
-        run.tokens = script_tokens(job)  # while the child runs
+        run.tokens = tokens.script_tokens(job.text, job.lexer)  # while the child runs
 
     def ruleset(self, job: Job) -> Any:
         """The Landlock rules of a job's confinement, made once per kind of job."""

@@ -10,7 +10,7 @@ stops with status 2, as ``sphinx-build`` does on its own fatal errors.)
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
@@ -95,7 +95,7 @@ class VerifiedConfig:
     #: Processes a snippet may run at once (its tree, itself included).
     max_processes: int = 64
     #: What the kernel lets a snippet read and write (``verified_confine``).
-    confinement: Confinement = Confinement()
+    confinement: Confinement = field(default_factory=Confinement)
 
 
 def setup_config(app: Sphinx) -> None:
