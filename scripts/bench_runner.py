@@ -8,6 +8,7 @@ every snippet really runs; a fresh interpreter per snippet is measured alongside
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import subprocess
 import sys
@@ -15,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from verified_problems.engine import Runner, SnippetRequest, worker_environment
+from verified_problems.engine import Confinement, Runner, SnippetRequest, worker_environment
 
 SNIPPET = """\
 import numpy as np
@@ -41,6 +42,34 @@ def requests(folder: Path, count: int) -> list[SnippetRequest]:
         path.write_text(SNIPPET, encoding="utf-8")
         paths.append(path)
     return [SnippetRequest(p, folder) for p in paths]
+
+
+#: The two sides of the confinement measure: as a build runs snippets (confined by Landlock,
+#: every opened file recorded), and with neither.
+CONFINED = Confinement("on", track=True)
+BARE = Confinement("off", track=False)
+
+
+def confinement_cost(folder: Path, count: int = 40, rounds: int = 7) -> tuple[float, float]:
+    """Warm milliseconds per snippet, confined and tracked against bare: the median run.
+
+    One worker, one snippet at a time, the two kinds of batch alternating so that they share
+    the machine's noise; each run is timed by the worker, from its fork to its end (the
+    confinement is set up in the fork), and the medians of all the runs of each kind are
+    compared: a batch's wall time moves by more than the difference on a shared machine.
+    """
+    plain = requests(folder, count)
+    sides = {c: [dataclasses.replace(r, confinement=c) for r in plain] for c in (CONFINED, BARE)}
+    samples: dict[Confinement, list[float]] = {CONFINED: [], BARE: []}
+    with Runner(None, jobs=1) as runner:
+        for batch in sides.values():
+            runner.run_many(batch[:4])  # warm: the worker, and each kind's ruleset
+        for _ in range(rounds):
+            for side, batch in sides.items():
+                results = runner.run_many(batch)
+                assert all(r.ok for r in results), [r.message for r in results if not r.ok]
+                samples[side] += [r.seconds * 1000 for r in results]
+    return statistics.median(samples[CONFINED]), statistics.median(samples[BARE])
 
 
 def per_snippet_ms(batch: list[SnippetRequest], jobs: int, warm: bool) -> float:
@@ -83,6 +112,9 @@ def main() -> None:
         print(f"one snippet alone, cold worker: {statistics.median(cold):6.1f} ms")
         fresh = fresh_interpreter_ms(batch[0].path, folder, args.repeats * 2)
         print(f"fresh interpreter, one at a time: {fresh:6.1f} ms per snippet")
+        confined, bare = confinement_cost(folder, args.snippets, args.repeats)
+        print(f"confined and tracked: {confined:6.2f} ms, bare: {bare:6.2f} ms per snippet "
+              f"(+{confined - bare:.2f} ms)")
 
 
 if __name__ == "__main__":

@@ -81,6 +81,9 @@ class Confinement:
     mode: str = "on"  # "on", "network" or "off"
     read: tuple[Path, ...] = ()
     write: tuple[Path, ...] = ()
+    #: Record the files the snippet opens (its dependencies); off only to measure what that
+    #: costs (``make bench``): a build always records them.
+    track: bool = True
 
 
 @dataclass(frozen=True)
@@ -242,6 +245,7 @@ class _Worker:
             "read": [str(pending.snippet_dir), *map(str, confinement.read)],
             "write": list(map(str, confinement.write)),
             "project": [str(pending.snippet_dir), *map(str, confinement.read)],
+            "track": confinement.track,
         }
         if not self.outgoing and not self.groups:
             self.heard = time.monotonic()  # patience counts from now, not from the last batch

@@ -97,6 +97,7 @@ class Job:
     read: tuple[str, ...] = ()  # folders beyond Python's the snippet may read (the book)
     write: tuple[str, ...] = ()  # folders beyond its own it may write (tests observe here)
     project: tuple[str, ...] = ()  # where an opened file is a dependency
+    track: bool = True  # record the files it opens
 
     @classmethod
     def parse(cls, data: dict[str, Any]) -> Job:
@@ -115,6 +116,7 @@ class Job:
             read=tuple(map(str, data.get("read", ()))),
             write=tuple(map(str, data.get("write", ()))),
             project=tuple(map(str, data.get("project", ()))),
+            track=bool(data.get("track", True)),
         )
 
     def text(self) -> str:
@@ -198,7 +200,8 @@ def _child_run(
     rules.apply(str(folder))
     rules.close()
     opened = confine.OpenedFiles()
-    opened.install()
+    if job.track:
+        opened.install()
     sys.argv = [job.path]
     sys.path.insert(0, str(Path(job.path).parent))
     side = _execute(job, code)
