@@ -242,6 +242,25 @@ def test_an_undeclared_file_it_opens_is_a_dependency_and_reruns_it(
     assert second.stdout.startswith("s = 0.5\n")
 
 
+def test_a_file_changed_before_the_result_is_stored_does_not_go_stale(
+    write: Write, book: Path, tmp_path: Path
+) -> None:
+    """Results are stored when their batch ends; the data file's hash is the run's own."""
+    data = write("scale.txt", "0.7071\n")
+    reader = write("reader.py", """
+        from pathlib import Path
+        print("s =", (Path(__file__).parent / "scale.txt").read_text().strip())
+        """)
+    slow = write("slow.py", "import time\ntime.sleep(1.0)\nprint('slow = 1.0')\n")
+    with Runner(tmp_path / "cache", jobs=1) as runner:
+        batch = runner.start_many([confined(reader, book), confined(slow, book)])
+        assert batch.result(0).stdout == "s = 0.7071\n"
+        data.write_text("0.5\n")  # saved while the batch still runs
+        batch.finish()
+        again = runner.run(confined(reader, book))
+    assert not again.cached and again.stdout == "s = 0.5\n"
+
+
 def test_the_run_uses_the_bytes_that_were_hashed(write: Write, book: Path) -> None:
     """A snippet saved while it waits in the queue runs as it was when its key was made."""
     slow = write("slow.py", "import time\ntime.sleep(1.0)\nprint('slow = 1.0')\n")

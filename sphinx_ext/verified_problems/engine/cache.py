@@ -157,13 +157,18 @@ class ResultCache:
 
     def put(
         self, key: str, snippet_dir: Path, stdout: str, seconds: float, modules: Iterable[Path],
-        tokens: str | None = None,
+        tokens: str | None = None, digests: Mapping[Path, str] | None = None,
     ) -> None:
         """Store a successful run with its dependencies (local modules and opened files, named
-        relative to the snippet folder: ``../book/data.csv`` for a file of the book)."""
+        relative to the snippet folder: ``../book/data.csv`` for a file of the book).
+
+        ``digests``: their hashes as the run left them (taken by the snippet's process as it
+        ended): a file changed since then does not match, and its snippet runs again.
+        """
+        known = digests or {}
         try:
             manifest = [
-                [Path(os.path.relpath(m, snippet_dir)).as_posix(), file_digest(m)]
+                [Path(os.path.relpath(m, snippet_dir)).as_posix(), known.get(m) or file_digest(m)]
                 for m in dict.fromkeys(modules)
             ]
         except OSError:

@@ -134,6 +134,8 @@ class SnippetResult:
     tokens: str | None = None
     #: The script as it ran (the bytes its key hashed), for the page to show; None: MISSING.
     script: str | None = None
+    #: (path, sha256) of each dependency the run found, hashed as the run ended (for the cache).
+    digests: tuple[tuple[str, str], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -530,7 +532,7 @@ class Runner:
             return
         modules = [p for p in result.dependencies if p not in pending.request.data_files]
         self.cache.put(pending.key, pending.snippet_dir, result.stdout, result.seconds, modules,
-                       result.tokens)
+                       result.tokens, {Path(p): d for p, d in result.digests})
 
     def _count(self, result: SnippetResult) -> None:
         executed = not result.cached and result.failure is not Failure.MISSING
@@ -700,4 +702,5 @@ def _from_reply(pending: _Pending, reply: dict[str, Any]) -> SnippetResult:
         dependencies=_dependencies(modules, pending.request),
         tokens=reply["tokens"] if isinstance(reply.get("tokens"), str) else None,
         script=_text(pending.source),
+        digests=tuple((str(p), str(d)) for p, d in dict(reply.get("digests", {})).items()),
     )

@@ -32,6 +32,7 @@ import atexit
 import contextlib
 import errno
 import gc
+import hashlib
 import importlib.util
 import io
 import json
@@ -210,9 +211,10 @@ def _child_run(
         sys.stderr.flush()
     side["modules"] = _local_modules(before, job)
     side["opened"] = opened.inside(job.project, [_real(job.path), *side["modules"]])
+    side["digests"] = _digests([*side["modules"], *side["opened"]])
     if tree.kill_children():
         side["orphan"] = True
-    if side != {"status": 0, "modules": [], "opened": []}:  # no side file: just that, faster
+    if side != {"status": 0, "modules": [], "opened": [], "digests": {}}:  # no side file: faster
         _write_side(folder, side)
     return int(side["status"])
 
@@ -379,6 +381,16 @@ def _local_modules(before: frozenset[str], job: Job) -> list[str]:
         if _inside(where, folder) and where != own:
             found.add(where)
     return sorted(found)
+
+
+def _digests(paths: list[str]) -> dict[str, str]:
+    """The sha256 of each file as the run leaves it: what the cached result was computed from
+    (a file changed later does not match, where hashing it when the result is stored would)."""
+    found = {}
+    for path in paths:
+        with contextlib.suppress(OSError), Path(path).open("rb") as handle:
+            found[path] = hashlib.file_digest(handle, "sha256").hexdigest()
+    return found
 
 
 def _write_side(folder: Path, side: dict[str, Any]) -> None:
@@ -675,6 +687,7 @@ class Server:
                 "seconds": seconds,
                 "modules": side.get("modules", []),
                 "opened": side.get("opened", []),
+                "digests": side.get("digests", {}),
                 "tokens": run.tokens,
             }
         )
