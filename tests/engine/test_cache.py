@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from pathlib import Path
@@ -24,23 +23,6 @@ from verified_problems.engine import (
 from verified_problems.sphinx_shell.code_html import decode_tokens
 
 Write = Callable[[str, str], Path]
-
-
-@pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    path = tmp_path / "snippets"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
-def write(folder: Path) -> Write:
-    def write(name: str, code: str) -> Path:
-        path = folder / name
-        path.write_text(textwrap.dedent(code).lstrip(), encoding="utf-8")
-        return path
-
-    return write
 
 
 @pytest.fixture

@@ -12,8 +12,7 @@ import json
 import signal
 import socket
 import subprocess
-import textwrap
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -36,28 +35,18 @@ Write = Callable[[str, str], Path]
 
 @pytest.fixture
 def book(tmp_path: Path) -> Path:
-    """A book beside its snippet folder: a page, a data file, a build folder with a cache."""
+    """A book beside the snippet folder: a page, and a build folder with a cache."""
     (tmp_path / "book" / "_build" / "doctrees" / "snippet-cache").mkdir(parents=True)
     (tmp_path / "book" / "page.md").write_text("# A page\n")
     (tmp_path / "book" / "_build" / "html.html").write_text("<p>built</p>\n")
-    (tmp_path / "snippets").mkdir()
     return tmp_path / "book"
 
 
-@pytest.fixture
-def write(book: Path) -> Write:
-    def write(name: str, code: str) -> Path:
-        path = book.parent / "snippets" / name
-        path.write_text(textwrap.dedent(code).lstrip(), encoding="utf-8")
-        return path
-
-    return write
-
-
-@pytest.fixture
-def runner() -> Iterator[Runner]:
-    with Runner(None, jobs=2) as runner:
-        yield runner
+#: A snippet that prints the number in the data file beside it (which it does not declare).
+SCALE = """
+from pathlib import Path
+print("s =", (Path(__file__).parent / "scale.txt").read_text().strip())
+"""
 
 
 def confined(path: Path, book: Path, limits: Limits | None = None,
@@ -226,15 +215,12 @@ def test_an_undeclared_file_it_opens_is_a_dependency_and_reruns_it(
     write: Write, book: Path, tmp_path: Path
 ) -> None:
     data = write("scale.txt", "0.7071\n")
-    path = write("scale.py", """
-        from pathlib import Path
-        print("s =", (Path(__file__).parent / "scale.txt").read_text().strip())
-        print("page =", len(open(PAGE).read()))
-        """.replace("PAGE", repr(str(book / "page.md"))))
+    page = book / "page.md"
+    path = write("scale.py", SCALE + f"print('page =', len(open({str(page)!r}).read()))\n")
     with Runner(tmp_path / "cache", jobs=1) as runner:
         first = runner.run(confined(path, book))
         assert first.ok, first.message
-        assert set(first.dependencies) == {data, book / "page.md"}
+        assert set(first.dependencies) == {data, page}
         assert runner.run(confined(path, book)).cached
         data.write_text("0.5\n")
         second = runner.run(confined(path, book))
@@ -247,10 +233,7 @@ def test_a_file_changed_before_the_result_is_stored_does_not_go_stale(
 ) -> None:
     """Results are stored when their batch ends; the data file's hash is the run's own."""
     data = write("scale.txt", "0.7071\n")
-    reader = write("reader.py", """
-        from pathlib import Path
-        print("s =", (Path(__file__).parent / "scale.txt").read_text().strip())
-        """)
+    reader = write("reader.py", SCALE)
     slow = write("slow.py", "import time\ntime.sleep(1.0)\nprint('slow = 1.0')\n")
     with Runner(tmp_path / "cache", jobs=1) as runner:
         batch = runner.start_many([confined(reader, book), confined(slow, book)])

@@ -10,10 +10,9 @@ import os
 import subprocess
 import sys
 import tempfile
-import textwrap
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -29,33 +28,6 @@ from verified_problems.engine.runner import (
 )
 
 Write = Callable[[str, str], Path]
-
-
-@pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    """A snippet folder of its own, apart from the files the tests use to observe snippets."""
-    path = tmp_path / "snippets"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
-def write(folder: Path) -> Write:
-    """Write a snippet (or a local module) into the snippet folder."""
-
-    def write(name: str, code: str) -> Path:
-        path = folder / name
-        path.write_text(textwrap.dedent(code).lstrip(), encoding="utf-8")
-        return path
-
-    return write
-
-
-@pytest.fixture
-def runner() -> Iterator[Runner]:
-    """A runner without cache, so every request really runs."""
-    with Runner(None, jobs=2) as runner:
-        yield runner
 
 
 def request(path: Path, limits: Limits | None = None, watch: Path | None = None,

@@ -671,7 +671,8 @@ def _dependencies(modules: Sequence[Path], request: SnippetRequest) -> tuple[Pat
 
 
 def _text(source: bytes) -> str:
-    return source.decode("utf-8", "replace")
+    """The script as text, as ``Path.read_text`` gives it (universal newlines), for the page."""
+    return source.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _missing(message: str) -> SnippetResult:

@@ -121,9 +121,11 @@ class Job:
         )
 
     def text(self) -> str:
-        """The script as the caller hashed it (or as the file now is, if it sent none)."""
+        """The script as the caller hashed it (or as the file now is, if it sent none), with
+        universal newlines as ``read_text`` gives it (the page shows the same text)."""
         if self.source is not None:
-            return self.source.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            text = self.source.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            return text.replace("\r\n", "\n").replace("\r", "\n")
         return Path(self.path).read_text(encoding="utf-8")
 
     def code_bytes(self) -> bytes:
