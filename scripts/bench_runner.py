@@ -51,25 +51,28 @@ BARE = Confinement("off", track=False)
 
 
 def confinement_cost(folder: Path, count: int = 40, rounds: int = 7) -> tuple[float, float]:
-    """Warm milliseconds per snippet, confined and tracked against bare: the median run.
+    """Warm milliseconds per snippet, confined and tracked against bare: the median runs.
 
-    One worker, one snippet at a time, the two kinds of batch alternating so that they share
-    the machine's noise; each run is timed by the worker, from its fork to its end (the
-    confinement is set up in the fork), and the medians of all the runs of each kind are
-    compared: a batch's wall time moves by more than the difference on a shared machine.
+    One worker, one snippet at a time, confined and bare runs alternating within each batch,
+    so that each pair shares the machine's noise (on a shared machine a batch's time moves by
+    more than the difference). Each run is timed by the worker, from its fork to its end (the
+    confinement is set up in the fork); the figures are the median of the confined runs and
+    that median less the median of the pairs' differences.
     """
     plain = requests(folder, count)
-    sides = {c: [dataclasses.replace(r, confinement=c) for r in plain] for c in (CONFINED, BARE)}
-    samples: dict[Confinement, list[float]] = {CONFINED: [], BARE: []}
+    batch = [dataclasses.replace(r, confinement=c) for r in plain for c in (CONFINED, BARE)]
+    confined: list[float] = []
+    differences: list[float] = []
     with Runner(None, jobs=1) as runner:
-        for batch in sides.values():
-            runner.run_many(batch[:4])  # warm: the worker, and each kind's ruleset
+        runner.run_many(batch[:8])  # warm: the worker, and each kind's ruleset
         for _ in range(rounds):
-            for side, batch in sides.items():
-                results = runner.run_many(batch)
-                assert all(r.ok for r in results), [r.message for r in results if not r.ok]
-                samples[side] += [r.seconds * 1000 for r in results]
-    return statistics.median(samples[CONFINED]), statistics.median(samples[BARE])
+            results = runner.run_many(batch)
+            assert all(r.ok for r in results), [r.message for r in results if not r.ok]
+            times = [r.seconds * 1000 for r in results]
+            confined += times[::2]
+            differences += [c - b for c, b in zip(times[::2], times[1::2], strict=True)]
+    median = statistics.median(confined)
+    return median, median - statistics.median(differences)
 
 
 def per_snippet_ms(batch: list[SnippetRequest], jobs: int, warm: bool) -> float:

@@ -103,11 +103,13 @@ def _fs_rights(abi: int) -> int:
 
 
 class Ruleset:
-    """The rules of one confinement, made ready in the server, applied in each child.
+    """The rules of one confinement, made ready in the server, enforced in each child.
 
-    The paths are opened (``O_PATH``) and the kernel's structures packed when the ruleset is
-    made, so that a forked child only hands them to the kernel (some 0.3 ms, most of it the
-    first touches of memory shared with the server) rather than looking up every path again.
+    The paths are opened (``O_PATH``) and the kernel's structures packed once; for each job the
+    server makes the kernel's ruleset from them, with the job's own folder writable
+    (:meth:`prepare`), and the forked child adds its own ``/proc`` folder and enforces it
+    (:meth:`enforce`). Anything a fresh fork does costs it the first touches of memory it
+    shares with the server, so the child does as little as it can.
     """
 
     def __init__(self, abi: int, mode: str, read: Iterable[str], write: Iterable[str]) -> None:
@@ -117,18 +119,15 @@ class Ruleset:
         self.rules: list[ctypes.Array[ctypes.c_char]] = []
         for paths, rights in ((read, _READ), (write, self.handled)):
             for path in outermost(paths):
-                self._add(path, rights & self.handled)
+                rule = _open_rule(path, rights & self.handled)
+                if rule is not None:
+                    self.fds.append(rule[0])
+                    self.rules.append(_packed(*rule))
         net = _BIND_TCP | _CONNECT_TCP if abi >= 4 and mode == "on" else 0  # and no port rule
         scoped = _SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL if abi >= 6 else 0
         self.size = 24 if abi >= 6 else 16 if abi >= 4 else 8
         self.attr = ctypes.create_string_buffer(struct.pack("<QQQ", self.handled, net, scoped))
         self.libc = _libc() if self.abi else None
-
-    def _add(self, path: str, rights: int) -> None:
-        rule = _open_rule(path, rights)
-        if rule is not None:
-            self.fds.append(rule[0])
-            self.rules.append(ctypes.create_string_buffer(struct.pack("<Qi", rule[1], rule[0])))
 
     def close(self) -> None:
         """Close the opened paths (in the server, once no child will apply the rules)."""
@@ -136,26 +135,57 @@ class Ruleset:
             os.close(fd)
         self.fds, self.rules = [], []
 
-    def apply(self, private: str) -> None:
-        """Restrict this process (and all it starts) to the rules, and ``private`` to write.
-
-        Raises OSError if the kernel refuses a step (the caller reports it as the server's
-        fault, and the snippet never runs unconfined).
-        """
+    def prepare(self, private: str) -> int | None:
+        """In the server: the kernel's ruleset for one job, ``private`` writable; its file
+        descriptor (the child inherits it; the server closes it once the child exists), or
+        None when nothing is confined. Raises OSError if the kernel refuses."""
         libc = self.libc
         if not self.abi or libc is None:
-            return
-        self._add(private, self.handled)
-        self._add("/proc/self", _READ & self.handled)  # opened here: this child's own folder
-        call = libc.syscall
+            return None
+        own = _open_rule(private, self.handled)
+        try:
+            return self._kernel_ruleset([*self.rules, *([_packed(*own)] if own else [])])
+        finally:
+            if own is not None:
+                os.close(own[0])
+
+    def _kernel_ruleset(self, rules: list[ctypes.Array[ctypes.c_char]]) -> int:
+        assert self.libc is not None
+        call = self.libc.syscall
         ruleset = _check(call(_CREATE_RULESET, ctypes.addressof(self.attr), self.size, 0, 0))
         try:
-            for rule in self.rules:
+            for rule in rules:
                 _check(call(_ADD_RULE, ruleset, _RULE_PATH_BENEATH, ctypes.addressof(rule), 0))
-            _check(libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-            _check(call(_RESTRICT_SELF, ruleset, 0, 0, 0))
-        finally:
+        except BaseException:
             os.close(ruleset)
+            raise
+        return ruleset
+
+    def enforce(self, ruleset: int | OSError | None) -> None:
+        """In the child: add its own ``/proc`` folder, and restrict it (and all it starts).
+
+        Raises OSError if the kernel refused a step, here or in :meth:`prepare` (the caller
+        reports it as the server's fault, and the snippet never runs unconfined).
+        """
+        if isinstance(ruleset, OSError):
+            raise ruleset
+        libc = self.libc
+        if ruleset is None or libc is None:
+            return
+        call = libc.syscall
+        proc = _open_rule("/proc/self", _READ & self.handled)  # this child's own folder
+        if proc is not None:
+            rule = _packed(*proc)
+            _check(call(_ADD_RULE, ruleset, _RULE_PATH_BENEATH, ctypes.addressof(rule), 0))
+            os.close(proc[0])
+        _check(libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+        _check(call(_RESTRICT_SELF, ruleset, 0, 0, 0))
+        os.close(ruleset)
+
+
+def _packed(fd: int, rights: int) -> ctypes.Array[ctypes.c_char]:
+    """A ``landlock_path_beneath_attr``: the rights, then the folder's descriptor (packed)."""
+    return ctypes.create_string_buffer(struct.pack("<Qi", rights, fd))
 
 
 def outermost(paths: Iterable[str]) -> list[str]:

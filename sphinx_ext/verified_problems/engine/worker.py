@@ -164,7 +164,8 @@ def _real(path: str) -> str:
 
 
 def child_main(
-    job: Job, folder: Path, inherited: list[int], before: frozenset[str], rules: Any
+    job: Job, folder: Path, inherited: list[int], before: frozenset[str],
+    rules: tuple[Any, int | OSError | None],
 ) -> NoReturn:
     """Run one snippet in this fresh fork and exit with its status; never returns.
 
@@ -183,8 +184,11 @@ def child_main(
 
 
 def _child_run(
-    job: Job, folder: Path, inherited: list[int], before: frozenset[str], rules: Any
+    job: Job, folder: Path, inherited: list[int], before: frozenset[str],
+    confinement: tuple[Any, int | OSError | None],
 ) -> int:
+    """Set the process up (session, streams, limits, confinement), run, record the side."""
+    rules, ruleset = confinement
     os.setsid()
     tree.become_subreaper()  # a descendant that leaves the session is still adopted, and found
     for fd in inherited:
@@ -200,7 +204,7 @@ def _child_run(
     _limit(resource.RLIMIT_FSIZE, job.max_output)
     _limit(resource.RLIMIT_AS, job.max_memory_mb * 1024 * 1024)
     code = _compiled(job)
-    rules.apply(str(folder))
+    rules.enforce(ruleset)
     rules.close()
     opened = confine.OpenedFiles()
     if job.track:
@@ -617,9 +621,15 @@ class Server:
         before = frozenset(sys.modules)
         rules = self.ruleset(job)
         started = time.monotonic()
+        try:
+            ruleset: int | OSError | None = rules.prepare(str(folder))
+        except OSError as refused:  # the child reports it, and runs nothing unconfined
+            ruleset = refused
         pid = os.fork()
         if pid == 0:
-            child_main(job, folder, inherited, before, rules)
+            child_main(job, folder, inherited, before, (rules, ruleset))
+        if isinstance(ruleset, int):
+            os.close(ruleset)
         pidfd = os.pidfd_open(pid)
         run = Running(job, pid, pidfd, folder, started, started + job.timeout,
                       next_check=started + tree.CHECK_EVERY)
