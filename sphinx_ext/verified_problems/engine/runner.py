@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cache import ResultCache, snippet_key
-from .worker import file_tail
+from .outcome import file_tail
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -6,13 +6,15 @@ would shadow the standard library's, off ``sys.path``), preloads numpy if it can
 requests as JSON lines on stdin, one reply line per event on stdout:
 
 - request: ``{"id", "path", "source", "snippet_dir", "timeout", "max_output",
-  "max_memory_mb", "max_processes", "confine", "read", "write", "project"}`` (``source``: the
-  bytes the caller hashed, as text with ``surrogateescape``: the run never reads the file);
+  "max_memory_mb", "max_processes", "confine", "read", "write", "project", "track"}``
+  (``source``: the bytes the caller hashed, as text with ``surrogateescape``: the run never
+  reads the file);
 - replies: ``{"event": "ready", "landlock"}`` once (the kernel's Landlock ABI, 0 for none),
   ``{"event": "started", "id", "pid"}`` when a snippet's process exists (so the caller can
   kill its group should this server die), and
   ``{"event": "done", "id", "stdout", "failure", "message", "crash_file", "snippet_line",
-  "seconds", "modules", "opened"}``.
+  "seconds", "modules", "opened", "digests"}`` (``opened``: the files inside ``project`` the
+  snippet opened; ``digests``: their sha256, and the modules', as the run ended).
 
 The child confines itself (``confine.py``: Landlock) before the snippet's first line and
 records every file the snippet opens; the server watches each snippet's whole process tree
@@ -60,21 +62,18 @@ def _sibling(name: str) -> ModuleType:
         f"{name}.py"))
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # a dataclass looks its module up there
     spec.loader.exec_module(module)
     return module
 
 
 if TYPE_CHECKING or __package__:
-    from . import confine, tokens, tree
+    from . import confine, outcome, tokens, tree
 else:
-    confine, tokens, tree = _sibling("confine"), _sibling("tokens"), _sibling("tree")
-
-#: Failure names; the caller's ``Failure`` enum has the same values.
-CRASH, TIMEOUT, EMPTY, UNDECODABLE = "crash", "timeout", "empty", "undecodable"
-OUTPUT_LIMIT, MEMORY, ORPHAN, PROCESSES = "output-limit", "memory", "orphan", "processes"
+    confine, outcome, tokens, tree = (_sibling(name) for name in ("confine", "outcome",
+                                                                  "tokens", "tree"))
 
 _READ_CHUNK = 1 << 16
-_MEMORY_WORDS = ("MemoryError", "Cannot allocate memory", "out of memory", "bad_alloc")
 _STDIN_HINT = (
     " (the snippet read standard input, which is empty at build time: write the values into "
     "the snippet, or read them from a data file)"
@@ -411,124 +410,6 @@ def _write_side(folder: Path, side: dict[str, Any]) -> None:
 # The server: reading what happened to a child and telling the caller.
 
 
-def _read_side(folder: Path) -> dict[str, Any]:
-    try:
-        data = json.loads((folder / "side.json").read_bytes())
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _size(n: int) -> str:
-    if n >= 1024 * 1024:
-        return f"{n / (1024 * 1024):g} MiB"
-    return f"{n} bytes"
-
-
-def file_tail(path: Path, limit: int = 4096) -> str:
-    """The last ``limit`` bytes of a file as text (what a message quotes of a long log)."""
-    try:
-        with path.open("rb") as handle:
-            handle.seek(0, os.SEEK_END)
-            handle.seek(max(0, handle.tell() - limit))
-            return handle.read().decode("utf-8", "replace")
-    except OSError:
-        return ""
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What the caller is told about one finished child."""
-
-    failure: str | None
-    message: str
-    crash_file: str | None = None
-    snippet_line: int | None = None
-
-
-def classify(
-    run: Running, status: int, orphan: bool, out: bytes, side: dict[str, Any]
-) -> Outcome:
-    """The first failure that explains the run, most telling first; None if it succeeded."""
-    job = run.job
-    signum = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-    if run.timed_out:
-        return Outcome(TIMEOUT, f"the snippet did not finish within {job.timeout:g} s")
-    if run.over == PROCESSES:
-        return Outcome(PROCESSES, f"the snippet ran more than {job.max_processes} processes "
-                                  "at once and was stopped")
-    if run.over == MEMORY:
-        return Outcome(MEMORY, f"the snippet's processes together used more than the "
-                               f"{job.max_memory_mb} MB memory limit and were stopped")
-    if signum == signal.SIGXFSZ or side.get("too_big"):
-        return _too_big(run, len(out))
-    if side.get("memory"):
-        return Outcome(
-            MEMORY,
-            f"the snippet ran out of memory under the {job.max_memory_mb} MB limit "
-            f"({side.get('message', 'MemoryError')})",
-        )
-    if signum is not None:
-        return _killed(run, signum)
-    if os.WEXITSTATUS(status) != 0:
-        return _crashed(run, side, os.WEXITSTATUS(status))
-    if orphan or side.get("orphan"):
-        return Outcome(ORPHAN, "the snippet left a background process running; it was killed")
-    return _judge_output(out)
-
-
-def _too_big(run: Running, printed: int) -> Outcome:
-    limit = _size(run.job.max_output)
-    if printed >= run.job.max_output:
-        return Outcome(OUTPUT_LIMIT, f"the snippet printed more than {limit} and was stopped")
-    if len(_read_bytes(run.folder / "stderr")) >= run.job.max_output:
-        return Outcome(OUTPUT_LIMIT, f"the snippet wrote more than {limit} to stderr")
-    return Outcome(OUTPUT_LIMIT, f"the snippet wrote a file larger than the {limit} output limit")
-
-
-def _killed(run: Running, signum: int) -> Outcome:
-    try:
-        name = signal.Signals(signum).name
-    except ValueError:
-        name = str(signum)
-    err = file_tail(run.folder / "stderr")
-    if any(word in err for word in _MEMORY_WORDS):
-        return Outcome(
-            MEMORY,
-            f"the snippet ran out of memory under the {run.job.max_memory_mb} MB limit "
-            f"and was killed by {name}",
-        )
-    return Outcome(CRASH, f"the snippet was killed by signal {name}")
-
-
-def _crashed(run: Running, side: dict[str, Any], code: int) -> Outcome:
-    message = side.get("message")
-    if not isinstance(message, str):
-        lines = file_tail(run.folder / "stderr").strip().splitlines()
-        message = lines[-1] if lines else f"the snippet exited with status {code}"
-    crash_file, line = side.get("crash_file"), side.get("snippet_line")
-    return Outcome(
-        CRASH,
-        message,
-        crash_file if isinstance(crash_file, str) else None,
-        line if isinstance(line, int) else None,
-    )
-
-
-def _judge_output(out: bytes) -> Outcome:
-    try:
-        text = out.decode("utf-8")
-    except UnicodeDecodeError as bad:
-        return Outcome(
-            UNDECODABLE,
-            f"the snippet printed bytes that are not UTF-8 (at byte {bad.start}: "
-            f"{out[bad.start : bad.start + 4]!r})",
-        )
-    if not text.strip():
-        return Outcome(EMPTY, "the snippet printed nothing")
-    return Outcome(None, "")
-
-
 class Server:
     """The event loop: a queue of jobs, up to ``jobs`` children, one reply per event."""
 
@@ -666,9 +547,9 @@ class Server:
         """Kill a snippet's tree that has more processes, or more memory, than it may."""
         pids = tree.tree(run.pid)
         if len(pids) > run.job.max_processes:
-            run.over = PROCESSES
+            run.over = outcome.PROCESSES
         elif tree.private_memory(pids) > run.job.max_memory_mb * 1024 * 1024:
-            run.over = MEMORY
+            run.over = outcome.MEMORY
         else:
             return
         _kill(run)
@@ -683,19 +564,19 @@ class Server:
         # What the snippet's process left when it died without cleaning up (os._exit, a
         # signal) was adopted by this server: every child that is not a running snippet.
         orphan |= tree.kill_children(keep=frozenset(r.pid for r in self.running.values()))
-        out = _read_bytes(run.folder / "stdout")
-        side = _read_side(run.folder)
-        outcome = classify(run, status, orphan, out, side)
+        out = outcome.read_bytes(run.folder / "stdout")
+        side = outcome.read_side(run.folder)
+        verdict = outcome.classify(run, status, orphan, out, side)
         _remove(run.folder)  # before replying: the caller may look for it at once
         self.send(
             {
                 "event": "done",
                 "id": run.job.id,
                 "stdout": out.decode("utf-8", "replace"),
-                "failure": outcome.failure,
-                "message": outcome.message,
-                "crash_file": outcome.crash_file,
-                "snippet_line": outcome.snippet_line,
+                "failure": verdict.failure,
+                "message": verdict.message,
+                "crash_file": verdict.crash_file,
+                "snippet_line": verdict.snippet_line,
                 "seconds": seconds,
                 "modules": side.get("modules", []),
                 "opened": side.get("opened", []),
@@ -734,13 +615,6 @@ def _kill(run: Running) -> None:
         os.killpg(run.pid, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError):
         signal.pidfd_send_signal(run.pidfd, signal.SIGKILL)
-
-
-def _read_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError:
-        return b""
 
 
 def _remove(folder: Path) -> None:
