@@ -6,6 +6,7 @@ declare, and a page that pulls in another file with ``{include}`` whose snippet 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -42,6 +43,12 @@ def test_an_error_in_an_included_file_names_that_file_and_its_line(copy_root) ->
     failed = [m for m in result.messages() if "snippet crash.py failed" in m]
     assert len(failed) == 1, result.messages()
     assert failed[0].startswith("parts/part.md:5: ERROR: snippet crash.py failed at "), failed
+    report = json.loads((root / "_build" / "html" / "verification.json").read_text())
+    (page,) = [p for p in report["pages"] if p["docname"] == "included"]
+    (finding,) = page["findings"]
+    assert (finding["file"], finding["line"]) == ("parts/part.md", 5)
+    junit = (root / "_build" / "html" / "verification.xml").read_text()
+    assert "parts/part.md:5: snippet crash.py failed" in junit
 
 
 def test_a_page_saved_during_the_build_is_read_again_by_the_next(copy_root) -> None:
