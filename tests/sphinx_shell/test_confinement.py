@@ -14,7 +14,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from support import PROJECT, build_root, soup
+from support import PROJECT, build_root, soup, sphinx_build
 
 DATA_TRANSCRIPT = "details.verified-transcript pre"
 
@@ -114,3 +114,15 @@ def test_without_landlock_the_build_warns_once_and_runs_its_snippets(copy_root) 
     assert done.returncode == 0, done.stderr
     assert transcript(root / "_build" / "html") == "s = 0.7071\n"
 
+
+
+def test_a_confinement_the_extension_does_not_know_is_one_located_error(copy_root) -> None:
+    root = copy_root("confine")
+    with (root / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write('verified_confine = "sometimes"\n')
+    done = sphinx_build(root)
+    assert done.returncode == 2
+    assert [line for line in done.stderr.splitlines() if line] == [
+        f"{root}/conf.py:6: ERROR: verified_confine must be 'on', 'network' or 'off', "
+        "not 'sometimes' (set it in conf.py) [verified.config]"
+    ]
