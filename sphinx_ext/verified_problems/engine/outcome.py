@@ -10,16 +10,22 @@ import os
 import signal
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .worker import Running
+from typing import Any, Protocol
 
 #: Failure names; the caller's ``Failure`` enum has the same values.
 CRASH, TIMEOUT, EMPTY, UNDECODABLE = "crash", "timeout", "empty", "undecodable"
 OUTPUT_LIMIT, MEMORY, ORPHAN, PROCESSES = "output-limit", "memory", "orphan", "processes"
 
 _MEMORY_WORDS = ("MemoryError", "Cannot allocate memory", "out of memory", "bad_alloc")
+
+
+class Run(Protocol):
+    """What the classification reads of a finished child (the worker's ``Running``)."""
+
+    job: Any  # the worker's Job: its limits
+    folder: Path
+    timed_out: bool
+    over: str | None
 
 
 def read_side(folder: Path) -> dict[str, Any]:
@@ -58,7 +64,7 @@ class Outcome:
 
 
 def classify(
-    run: Running, status: int, orphan: bool, out: bytes, side: dict[str, Any]
+    run: Run, status: int, orphan: bool, out: bytes, side: dict[str, Any]
 ) -> Outcome:
     """The first failure that explains the run, most telling first; None if it succeeded."""
     job = run.job
@@ -88,7 +94,7 @@ def classify(
     return _judge_output(out)
 
 
-def _too_big(run: Running, printed: int) -> Outcome:
+def _too_big(run: Run, printed: int) -> Outcome:
     limit = _size(run.job.max_output)
     if printed >= run.job.max_output:
         return Outcome(OUTPUT_LIMIT, f"the snippet printed more than {limit} and was stopped")
@@ -97,7 +103,7 @@ def _too_big(run: Running, printed: int) -> Outcome:
     return Outcome(OUTPUT_LIMIT, f"the snippet wrote a file larger than the {limit} output limit")
 
 
-def _killed(run: Running, signum: int) -> Outcome:
+def _killed(run: Run, signum: int) -> Outcome:
     try:
         name = signal.Signals(signum).name
     except ValueError:
@@ -112,7 +118,7 @@ def _killed(run: Running, signum: int) -> Outcome:
     return Outcome(CRASH, f"the snippet was killed by signal {name}")
 
 
-def _crashed(run: Running, side: dict[str, Any], code: int) -> Outcome:
+def _crashed(run: Run, side: dict[str, Any], code: int) -> Outcome:
     message = side.get("message")
     if not isinstance(message, str):
         lines = file_tail(run.folder / "stderr").strip().splitlines()
