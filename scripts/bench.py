@@ -12,7 +12,10 @@ is written) as the checked page, and the programoutput page shows the excerpt be
 
 The targets, all from one run: verification overhead per problem (checked minus plain, cold,
 over the problem count) at most 5 ms and at least 15 times below programoutput's; the cold build
-of the largest book at most 1.20 times plain; a no-op rebuild at most 1.05 times plain.
+of the largest book at most 1.20 times plain; a no-op rebuild at most 1.05 times plain; and
+what confining a snippet (Landlock) and recording the files it opens add to its run, at most
+1 ms (:func:`bench_runner.confinement_cost`: the same snippets through one warm worker,
+confined and tracked against bare, alternating; ``--confinement-only`` measures just that).
 
 The variants are built side by side, interleaved, so they share the machine's noise;
 ``--repeat N`` takes medians over N rounds (3 by default: on a small machine one round's ratios
@@ -57,6 +60,7 @@ sys.dont_write_bytecode = True  # nothing written into the repository, not even 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_book import VARIANTS, Book, write_books  # noqa: E402
+from bench_runner import confinement_cost  # noqa: E402
 from verified_problems.sphinx_shell.snippets import STATS_PATTERN  # noqa: E402
 
 PHASES = ("cold", "noop", "edit")
@@ -71,6 +75,7 @@ OVERHEAD_MS = 5.0
 PEER_TIMES = 15.0
 COLD_RATIO = 1.20
 NOOP_RATIO = 1.05
+CONFINEMENT_MS = 1.0
 _READ = re.compile(r"^reading sources\.\.\. \[\s*\d+%\] (\S+)", re.MULTILINE)
 
 
@@ -349,13 +354,21 @@ def _layout(chapter_size: int) -> str:
     return "every problem in one flat :glob: toctree of index.md"
 
 
+def confinement_ratio(confined_ms: float, bare_ms: float) -> Ratio:
+    """The confinement target's row: what confining and tracking add to a snippet's run."""
+    cost = confined_ms - bare_ms
+    return Ratio("confinement and tracking per snippet", "—",
+                 f"{cost:+.2f} ms ({confined_ms:.2f} against {bare_ms:.2f} ms)",
+                 f"≤ {CONFINEMENT_MS:g} ms", cost <= CONFINEMENT_MS)
+
+
 def report(
     runs: Runs, sizes: Sequence[int], repeat: int, seconds: float, markdown: bool,
-    chapter_size: int = 0,
+    chapter_size: int = 0, confinement: Ratio | None = None,
 ) -> str:
     """The whole printed report: figures, ratios with targets, the verdict."""
     table = {(s, v): figures(runs, s, v) for s in sizes for v in VARIANTS}
-    rows = ratios(table, sizes)
+    rows = ratios(table, sizes) + ([confinement] if confinement is not None else [])
     judged = [r for r in rows if r.met is not None]
     others = [r for r in rows if r.met is None]
     missed = [f"{r.measure} ({r.size}): {r.value}, target {r.target}" for r in judged if not r.met]
@@ -410,6 +423,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-blas-pin", action="store_true",
                         help="do not set OPENBLAS_NUM_THREADS=1 for the builds")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds a build may take")
+    parser.add_argument("--confinement-only", action="store_true",
+                        help="measure only what confinement and tracking cost a snippet")
     return parser.parse_args(argv)
 
 
@@ -434,6 +449,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     folder = Path(tempfile.mkdtemp(prefix="verified-bench-"))
     start = time.perf_counter()
     try:
+        (folder / "confinement").mkdir()
+        confinement = confinement_ratio(*confinement_cost(folder / "confinement"))
+        if args.confinement_only:
+            print(render(RATIO_HEADERS, [confinement.row()], args.markdown))
+            return 0 if confinement.met else 1
         runs = bench(sizes, args.repeat, args.timeout, folder, args.chapter_size)
     finally:
         if args.keep:
@@ -441,7 +461,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             shutil.rmtree(folder, ignore_errors=True)
     seconds = time.perf_counter() - start
-    text = report(runs, sizes, args.repeat, seconds, args.markdown, args.chapter_size)
+    text = report(runs, sizes, args.repeat, seconds, args.markdown, args.chapter_size,
+                  confinement)
     print(text)
     if args.output:
         args.output.write_text(text + "\n", encoding="utf-8")

@@ -8,6 +8,7 @@ every snippet really runs; a fresh interpreter per snippet is measured alongside
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import subprocess
 import sys
@@ -15,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from verified_problems.engine import Runner, SnippetRequest, worker_environment
+from verified_problems.engine import Confinement, Runner, SnippetRequest, worker_environment
 
 SNIPPET = """\
 import numpy as np
@@ -41,6 +42,37 @@ def requests(folder: Path, count: int) -> list[SnippetRequest]:
         path.write_text(SNIPPET, encoding="utf-8")
         paths.append(path)
     return [SnippetRequest(p, folder) for p in paths]
+
+
+#: The two sides of the confinement measure: as a build runs snippets (confined by Landlock,
+#: every opened file recorded), and with neither.
+CONFINED = Confinement("on", track=True)
+BARE = Confinement("off", track=False)
+
+
+def confinement_cost(folder: Path, count: int = 40, rounds: int = 7) -> tuple[float, float]:
+    """Warm milliseconds per snippet, confined and tracked against bare: the median runs.
+
+    One worker, one snippet at a time, confined and bare runs alternating within each batch,
+    so that each pair shares the machine's noise (on a shared machine a batch's time moves by
+    more than the difference). Each run is timed by the worker, from its fork to its end (the
+    confinement is set up in the fork); the figures are the median of the confined runs and
+    that median less the median of the pairs' differences.
+    """
+    plain = requests(folder, count)
+    batch = [dataclasses.replace(r, confinement=c) for r in plain for c in (CONFINED, BARE)]
+    confined: list[float] = []
+    differences: list[float] = []
+    with Runner(None, jobs=1) as runner:
+        runner.run_many(batch[:8])  # warm: the worker, and each kind's ruleset
+        for _ in range(rounds):
+            results = runner.run_many(batch)
+            assert all(r.ok for r in results), [r.message for r in results if not r.ok]
+            times = [r.seconds * 1000 for r in results]
+            confined += times[::2]
+            differences += [c - b for c, b in zip(times[::2], times[1::2], strict=True)]
+    median = statistics.median(confined)
+    return median, median - statistics.median(differences)
 
 
 def per_snippet_ms(batch: list[SnippetRequest], jobs: int, warm: bool) -> float:
@@ -83,6 +115,9 @@ def main() -> None:
         print(f"one snippet alone, cold worker: {statistics.median(cold):6.1f} ms")
         fresh = fresh_interpreter_ms(batch[0].path, folder, args.repeats * 2)
         print(f"fresh interpreter, one at a time: {fresh:6.1f} ms per snippet")
+        confined, bare = confinement_cost(folder, args.snippets, args.repeats)
+        print(f"confined and tracked: {confined:6.2f} ms, bare: {bare:6.2f} ms per snippet "
+              f"(+{confined - bare:.2f} ms)")
 
 
 if __name__ == "__main__":

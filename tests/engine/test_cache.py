@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import textwrap
 from collections.abc import Callable, Iterator
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -26,23 +26,6 @@ Write = Callable[[str, str], Path]
 
 
 @pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    path = tmp_path / "snippets"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
-def write(folder: Path) -> Write:
-    def write(name: str, code: str) -> Path:
-        path = folder / name
-        path.write_text(textwrap.dedent(code).lstrip(), encoding="utf-8")
-        return path
-
-    return write
-
-
-@pytest.fixture
 def cache_dir(tmp_path: Path) -> Path:
     return tmp_path / "cache"
 
@@ -54,8 +37,8 @@ def runner(cache_dir: Path) -> Iterator[Runner]:
 
 
 def entries(cache_dir: Path) -> list[Path]:
-    """The entry files, ignoring nothing: a stray temporary file would show up here."""
-    return sorted(cache_dir.iterdir()) if cache_dir.exists() else []
+    """The entry files, ignoring only the cache's key: a stray temporary file would show up."""
+    return sorted(p for p in cache_dir.iterdir() if p.name != ".key") if cache_dir.exists() else []
 
 
 def test_second_run_is_answered_from_the_cache(
@@ -176,7 +159,7 @@ def test_changing_the_limits_changes_the_key(runner: Runner, write: Write, folde
         pytest.param(lambda text: "", id="empty"),
         pytest.param(lambda text: text.replace("x = 1.0", "x = 9.9"), id="edited-content"),
         pytest.param(lambda text: "\x00garbage{", id="garbage"),
-        pytest.param(lambda text: json.dumps({"checksum": 1, "entry": []}), id="wrong-shape"),
+        pytest.param(lambda text: json.dumps({"mac": 1, "entry": []}), id="wrong-shape"),
     ],
 )
 def test_a_damaged_entry_is_ignored_and_rerun(
@@ -199,8 +182,7 @@ def test_an_entry_under_another_key_is_not_trusted(
     b = write("b.py", "print('b = 2.0')\n")
     first = runner.run(SnippetRequest(a, folder))
     cache = ResultCache(cache_dir)
-    second_key = snippet_key(b, folder, {"timeout": 30.0, "max_output": 8388608,
-                                         "max_memory_mb": 4096})
+    second_key = snippet_key(b, folder, asdict(Limits()))
     cache.entry_path(second_key).write_bytes(cache.entry_path(first.key).read_bytes())
     result = runner.run(SnippetRequest(b, folder))
     assert result.key == second_key and not result.cached and result.stdout == "b = 2.0\n"
@@ -235,7 +217,7 @@ def test_entry_is_one_checksummed_json_file(
     (entry,) = entries(cache_dir)
     assert entry.name == f"{result.key}.json"
     document = json.loads(entry.read_text())
-    assert set(document) == {"checksum", "entry"}
+    assert set(document) == {"mac", "entry"}
     assert document["entry"]["format"] == CACHE_FORMAT
     assert document["entry"]["stdout"] == "x = 1.0\n"
 

@@ -10,15 +10,15 @@ import os
 import subprocess
 import sys
 import tempfile
-import textwrap
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from verified_problems.engine.runner import (
     WORKER_SCRIPT,
+    Confinement,
     Failure,
     Limits,
     Runner,
@@ -30,36 +30,13 @@ from verified_problems.engine.runner import (
 Write = Callable[[str, str], Path]
 
 
-@pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    """A snippet folder of its own, apart from the files the tests use to observe snippets."""
-    path = tmp_path / "snippets"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
-def write(folder: Path) -> Write:
-    """Write a snippet (or a local module) into the snippet folder."""
-
-    def write(name: str, code: str) -> Path:
-        path = folder / name
-        path.write_text(textwrap.dedent(code).lstrip(), encoding="utf-8")
-        return path
-
-    return write
-
-
-@pytest.fixture
-def runner() -> Iterator[Runner]:
-    """A runner without cache, so every request really runs."""
-    with Runner(None, jobs=2) as runner:
-        yield runner
-
-
-def request(path: Path, limits: Limits | None = None) -> SnippetRequest:
-    """A request for a snippet in its own folder."""
-    return SnippetRequest(path=path, snippet_dir=path.parent, limits=limits or Limits())
+def request(path: Path, limits: Limits | None = None, watch: Path | None = None,
+            mode: str = "on") -> SnippetRequest:
+    """A request for a snippet in its own folder; ``watch``: a folder it may also write, for
+    the test to observe it from outside."""
+    confinement = Confinement(mode, write=(watch,) if watch is not None else ())
+    return SnippetRequest(path=path, snippet_dir=path.parent, limits=limits or Limits(),
+                          confinement=confinement)
 
 
 def gone(pid: int, within: float = 10.0) -> bool:
@@ -191,7 +168,7 @@ def test_timeout_kills_the_snippet_and_its_children(
         time.sleep(120)
         """,
     )
-    result = runner.run(request(path, Limits(timeout=1.0)))
+    result = runner.run(request(path, Limits(timeout=1.0), watch=tmp_path))
     assert result.failure is Failure.TIMEOUT
     assert result.message == "the snippet did not finish within 1 s"
     snippet_pid, child_pid = map(int, pids.read_text().split())
@@ -219,7 +196,7 @@ def test_background_process_left_running_is_killed(
         print("x = 1.0")
         """,
     )
-    result = runner.run(request(path))
+    result = runner.run(request(path, watch=tmp_path))
     grandchild = wait_for_int(pid_file)
     assert result.failure is Failure.ORPHAN
     assert result.message == "the snippet left a background process running; it was killed"
@@ -344,7 +321,7 @@ def rendezvous(write: Write, flags: Path, timeout: float) -> list[SnippetRequest
         write("meet_a.py", code.format(flags=str(flags), me="a", other="b")),
         write("meet_b.py", code.format(flags=str(flags), me="b", other="a")),
     ]
-    return [request(p, Limits(timeout=timeout)) for p in paths]
+    return [request(p, Limits(timeout=timeout), watch=flags) for p in paths]
 
 
 def test_run_many_runs_concurrently(write: Write, tmp_path: Path) -> None:
@@ -473,7 +450,8 @@ def test_dead_worker_is_reported_and_replaced(write: Write, tmp_path: Path) -> N
     )
     fine = write("fine.py", "print('x = 1.0')\n")
     with Runner(None, jobs=1) as runner:
-        results = runner.run_many([request(killer, Limits(timeout=120.0))] + [request(fine)] * 3)
+        results = runner.run_many(
+                [request(killer, Limits(timeout=120.0), mode="off")] + [request(fine)] * 3)
         assert results[0].failure is Failure.WORKER
         assert "worker died" in results[0].message
         assert results[-1].ok

@@ -228,3 +228,12 @@ def test_build_phases_times_each_phase_and_skipping_checks_verifies_nothing(
     assert bare.returncode == 0, bare.stderr
     shown = _check_classes(book, first)
     assert not shown & {"verified-excerpt", "verified-script", "verified-transcript"}, shown
+
+
+def test_the_confinement_cost_is_measured_and_judged(tmp_path: Path) -> None:
+    confined, bare = bench.confinement_cost(tmp_path, count=3, rounds=1)
+    assert confined > 0 and bare > 0
+    row = bench.confinement_ratio(confined, bare)
+    assert row.target == "≤ 1 ms" and row.met is (confined - bare <= 1.0)
+    assert re.fullmatch(r"[+-]\d+\.\d\d ms \(\d+\.\d\d against \d+\.\d\d ms\)", row.value)
+    assert bench.confinement_ratio(5.0, 3.5).met is False

@@ -10,7 +10,10 @@ for :class:`SnippetResult` objects with :class:`SnippetRequest` objects.
 from __future__ import annotations
 
 from .cache import CACHE_FORMAT, ResultCache, environment_fingerprint, snippet_key
+from .confine import MODES as CONFINE_MODES
+from .confine import landlock_abi, missing_protection, readable_beneath
 from .runner import (
+    Confinement,
     Failure,
     Limits,
     Runner,
@@ -21,10 +24,12 @@ from .runner import (
     WorkerDied,
     worker_environment,
 )
-from .worker import text_digest
+from .tokens import text_digest
 
 __all__ = [
     "CACHE_FORMAT",
+    "CONFINE_MODES",
+    "Confinement",
     "Failure",
     "Limits",
     "ResultCache",
@@ -35,6 +40,9 @@ __all__ = [
     "SnippetResult",
     "WorkerDied",
     "environment_fingerprint",
+    "landlock_abi",
+    "missing_protection",
+    "readable_beneath",
     "snippet_key",
     "text_digest",
     "worker_environment",

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cache import ResultCache, snippet_key
-from .worker import file_tail
+from .outcome import file_tail
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -52,15 +52,38 @@ class Limits:
 
     timeout: float = 30.0  # seconds of wall time
     max_output: int = 8 * 1024 * 1024  # bytes of stdout (and of any file it writes)
-    max_memory_mb: int = 4096  # address-space cap, in MiB
+    #: MiB: the address space of each process, and the private resident memory of all the
+    #: snippet's processes together
+    max_memory_mb: int = 4096
+    max_processes: int = 64  # processes of the snippet's tree at once (itself included)
 
     def __post_init__(self) -> None:
         # One spelling per value, so ``timeout=30`` and ``timeout=30.0`` share a cache key.
         object.__setattr__(self, "timeout", float(self.timeout))
         object.__setattr__(self, "max_output", int(self.max_output))
         object.__setattr__(self, "max_memory_mb", int(self.max_memory_mb))
-        if not (self.timeout > 0 and self.max_output > 0 and self.max_memory_mb > 0):
+        object.__setattr__(self, "max_processes", int(self.max_processes))
+        if not (self.timeout > 0 and self.max_output > 0 and self.max_memory_mb > 0
+                and self.max_processes > 0):
             raise ValueError(f"limits must be positive: {self}")
+
+
+@dataclass(frozen=True)
+class Confinement:
+    """What the kernel lets a snippet touch (``confine.py`` says what each mode allows).
+
+    The snippet folder is always readable; ``read`` adds the book (never the build's own
+    folders, which hold the cache and its key); ``write`` adds folders beyond the snippet's
+    own temporary one (for tests that watch a snippet from outside). Files opened inside the
+    snippet folder or ``read`` are the run's dependencies.
+    """
+
+    mode: str = "on"  # "on", "network" or "off"
+    read: tuple[Path, ...] = ()
+    write: tuple[Path, ...] = ()
+    #: Record the files the snippet opens (its dependencies); off only to measure what that
+    #: costs (``make bench``): a build always records them.
+    track: bool = True
 
 
 @dataclass(frozen=True)
@@ -74,6 +97,7 @@ class SnippetRequest:
     #: Pygments options for the script's Python tokens, made by the worker beside the run;
     #: None: no tokens.
     lexer: tuple[tuple[str, Any], ...] | None = None
+    confinement: Confinement = field(default_factory=Confinement)
 
 
 class Failure(StrEnum):
@@ -84,7 +108,8 @@ class Failure(StrEnum):
     EMPTY = "empty"  # printed nothing
     UNDECODABLE = "undecodable"  # printed bytes that are not UTF-8
     OUTPUT_LIMIT = "output-limit"  # printed (or wrote) more than max_output bytes
-    MEMORY = "memory"  # ran out of its address space
+    MEMORY = "memory"  # ran out of its address space, or its processes together of memory
+    PROCESSES = "processes"  # ran more processes at once than max_processes
     ORPHAN = "orphan"  # left a background process running (killed)
     MISSING = "missing"  # the snippet or a declared data file does not exist
     WORKER = "worker"  # the fork server itself died; the snippet was not judged
@@ -102,10 +127,15 @@ class SnippetResult:
     seconds: float  # wall time of the run (of the original run when cached)
     cached: bool
     key: str  # hex content hash the cache used ('' when the snippet is MISSING)
-    dependencies: tuple[Path, ...]  # local modules imported from snippet_dir + data_files
+    #: local modules imported from snippet_dir, files it opened in the project, data_files
+    dependencies: tuple[Path, ...]
     #: The script's Pygments tokens, if asked for and lexable: the compact JSON of
-    #: ``worker.script_tokens``, read back by ``code_html.decode_tokens``.
+    #: ``tokens.script_tokens``, read back by ``code_html.decode_tokens``.
     tokens: str | None = None
+    #: The script as it ran (the bytes its key hashed), for the page to show; None: MISSING.
+    script: str | None = None
+    #: (path, sha256) of each dependency the run found, hashed as the run ended (for the cache).
+    digests: tuple[tuple[str, str], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -204,12 +234,20 @@ class _Worker:
 
     def submit(self, request_id: int, pending: _Pending) -> None:
         """Queue a request line; it is written as the pipe accepts it, in ``exchange``."""
+        request = pending.request
+        confinement = request.confinement
         message = {
             "id": request_id,
-            "path": str(pending.request.path),
+            "path": str(request.path),
+            "source": pending.source.decode("utf-8", "surrogateescape"),
             "snippet_dir": str(pending.snippet_dir),
-            **asdict(pending.request.limits),
-            "lexer": None if pending.request.lexer is None else dict(pending.request.lexer),
+            **asdict(request.limits),
+            "lexer": None if request.lexer is None else dict(request.lexer),
+            "confine": confinement.mode,
+            "read": [str(pending.snippet_dir), *map(str, confinement.read)],
+            "write": list(map(str, confinement.write)),
+            "project": [str(pending.snippet_dir), *map(str, confinement.read)],
+            "track": confinement.track,
         }
         if not self.outgoing and not self.groups:
             self.heard = time.monotonic()  # patience counts from now, not from the last batch
@@ -365,6 +403,7 @@ class _Pending:
     request: SnippetRequest
     snippet_dir: Path  # resolved
     key: str
+    source: bytes  # the script's bytes the key hashed: the worker runs these
 
 
 class Runner:
@@ -375,8 +414,10 @@ class Runner:
     parent's pipes alone.
     """
 
-    def __init__(self, cache_dir: Path | None, jobs: int = 0) -> None:
+    def __init__(self, cache_dir: Path | None, jobs: int = 0, read_cache: bool = True) -> None:
         self.jobs = jobs if jobs > 0 else (os.cpu_count() or 1)
+        #: False: every snippet runs (``sphinx-build -E``); its results are still stored.
+        self.read_cache = read_cache
         #: Snippets to run at once for now, at most ``jobs`` (see :meth:`limit`).
         self.concurrency = self.jobs
         self.cancelled = False  # see :meth:`cancel`
@@ -450,15 +491,18 @@ class Runner:
                 return _missing(f"the {what} {path} does not exist")
         snippet_dir = request.snippet_dir.resolve()
         try:
+            source = request.path.read_bytes()
             key = snippet_key(
                 request.path, snippet_dir, asdict(request.limits), request.data_files,
-                request.lexer,
+                request.lexer, source=source, confine=request.confinement.mode,
             )
         except OSError as error:
             return _missing(f"could not read {error.filename}: {error.strerror}")
-        hit = self.cache.get(key, snippet_dir) if self.cache is not None else None
+        hit = None
+        if self.cache is not None and self.read_cache:
+            hit = self.cache.get(key, snippet_dir)
         if hit is None:
-            return _Pending(index, request, snippet_dir, key)
+            return _Pending(index, request, snippet_dir, key, source)
         return SnippetResult(
             stdout=hit.stdout,
             failure=None,
@@ -470,6 +514,7 @@ class Runner:
             key=key,
             dependencies=_dependencies(hit.modules, request),
             tokens=hit.tokens,
+            script=_text(source),
         )
 
     def _worker(self) -> _Worker:
@@ -487,7 +532,7 @@ class Runner:
             return
         modules = [p for p in result.dependencies if p not in pending.request.data_files]
         self.cache.put(pending.key, pending.snippet_dir, result.stdout, result.seconds, modules,
-                       result.tokens)
+                       result.tokens, {Path(p): d for p, d in result.digests})
 
     def _count(self, result: SnippetResult) -> None:
         executed = not result.cached and result.failure is not Failure.MISSING
@@ -625,13 +670,19 @@ def _dependencies(modules: Sequence[Path], request: SnippetRequest) -> tuple[Pat
     return tuple(dict.fromkeys((*modules, *request.data_files)))
 
 
+def _text(source: bytes) -> str:
+    """The script as text, as ``Path.read_text`` gives it (universal newlines), for the page."""
+    return source.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+
+
 def _missing(message: str) -> SnippetResult:
     return SnippetResult("", Failure.MISSING, message, None, None, 0.0, False, "", ())
 
 
 def _failed(pending: _Pending, failure: Failure, message: str) -> SnippetResult:
     return SnippetResult(
-        "", failure, message, None, None, 0.0, False, pending.key, pending.request.data_files
+        "", failure, message, None, None, 0.0, False, pending.key, pending.request.data_files,
+        script=_text(pending.source),
     )
 
 
@@ -639,7 +690,7 @@ def _from_reply(pending: _Pending, reply: dict[str, Any]) -> SnippetResult:
     """The result a worker's ``done`` line describes."""
     failure = reply.get("failure")
     crash_file = reply.get("crash_file")
-    modules = [Path(m) for m in reply.get("modules", [])]
+    modules = [Path(m) for m in (*reply.get("modules", []), *reply.get("opened", []))]
     return SnippetResult(
         stdout=str(reply.get("stdout", "")),
         failure=Failure(failure) if failure else None,
@@ -651,4 +702,6 @@ def _from_reply(pending: _Pending, reply: dict[str, Any]) -> SnippetResult:
         key=pending.key,
         dependencies=_dependencies(modules, pending.request),
         tokens=reply["tokens"] if isinstance(reply.get("tokens"), str) else None,
+        script=_text(pending.source),
+        digests=tuple((str(p), str(d)) for p, d in dict(reply.get("digests", {})).items()),
     )

@@ -5,11 +5,20 @@ nothing from the package (it is a script; ``-P`` keeps its own folder, whose ``n
 would shadow the standard library's, off ``sys.path``), preloads numpy if it can, and serves
 requests as JSON lines on stdin, one reply line per event on stdout:
 
-- request: ``{"id", "path", "snippet_dir", "timeout", "max_output", "max_memory_mb"}``;
-- replies: ``{"event": "ready"}`` once, ``{"event": "started", "id", "pid"}`` when a snippet's
-  process exists (so the caller can kill its group should this server die), and
+- request: ``{"id", "path", "source", "snippet_dir", "timeout", "max_output",
+  "max_memory_mb", "max_processes", "confine", "read", "write", "project", "track"}``
+  (``source``: the bytes the caller hashed, as text with ``surrogateescape``: the run never
+  reads the file);
+- replies: ``{"event": "ready", "landlock"}`` once (the kernel's Landlock ABI, 0 for none),
+  ``{"event": "started", "id", "pid"}`` when a snippet's process exists (so the caller can
+  kill its group should this server die), and
   ``{"event": "done", "id", "stdout", "failure", "message", "crash_file", "snippet_line",
-  "seconds", "modules"}``.
+  "seconds", "modules", "opened", "digests"}`` (``opened``: the files inside ``project`` the
+  snippet opened; ``digests``: their sha256, and the modules', as the run ended).
+
+The child confines itself (``confine.py``: Landlock) before the snippet's first line and
+records every file the snippet opens; the server watches each snippet's whole process tree
+(``tree.py``) against the memory and process caps.
 
 Why a fork server: importing numpy is nearly all the cost of running a snippet in a fresh
 interpreter; a child forked from a small process that already imported it starts in a few
@@ -23,12 +32,13 @@ from __future__ import annotations
 import argparse
 import atexit
 import contextlib
-import ctypes
 import errno
 import gc
 import hashlib
+import importlib.util
 import io
 import json
+import linecache
 import os
 import resource
 import runpy
@@ -42,16 +52,28 @@ import traceback
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, NoReturn
 
-#: Failure names; the caller's ``Failure`` enum has the same values.
-CRASH, TIMEOUT, EMPTY, UNDECODABLE = "crash", "timeout", "empty", "undecodable"
-OUTPUT_LIMIT, MEMORY, ORPHAN = "output-limit", "memory", "orphan"
+
+def _sibling(name: str) -> ModuleType:
+    """A module of this folder, loaded by its path (run as a script, this has no package)."""
+    spec = importlib.util.spec_from_file_location(f"_verified_{name}", Path(__file__).with_name(
+        f"{name}.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # a dataclass looks its module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+if TYPE_CHECKING or __package__:
+    from . import confine, outcome, tokens, tree
+else:
+    confine, outcome, tokens, tree = (_sibling(name) for name in ("confine", "outcome",
+                                                                  "tokens", "tree"))
 
 _READ_CHUNK = 1 << 16
-_ORPHAN_GRACE = 2.0  # seconds to wait for killed leftovers to disappear
-_MEMORY_WORDS = ("MemoryError", "Cannot allocate memory", "out of memory", "bad_alloc")
-_PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
 _STDIN_HINT = (
     " (the snippet read standard input, which is empty at build time: write the values into "
     "the snippet, or read them from a data file)"
@@ -69,6 +91,13 @@ class Job:
     max_output: int
     max_memory_mb: int
     lexer: dict[str, Any] | None = None  # Pygments options: also return the script's tokens
+    source: str | None = None  # the script's bytes (surrogateescape); None: read the file
+    max_processes: int = 64  # processes of the snippet's tree at once
+    confine: str = "on"  # confine.MODES
+    read: tuple[str, ...] = ()  # folders beyond Python's the snippet may read (the book)
+    write: tuple[str, ...] = ()  # folders beyond its own it may write (tests observe here)
+    project: tuple[str, ...] = ()  # where an opened file is a dependency
+    track: bool = True  # record the files it opens
 
     @classmethod
     def parse(cls, data: dict[str, Any]) -> Job:
@@ -81,7 +110,28 @@ class Job:
             max_output=int(data["max_output"]),
             max_memory_mb=int(data["max_memory_mb"]),
             lexer=data["lexer"] if isinstance(data.get("lexer"), dict) else None,
+            source=data["source"] if isinstance(data.get("source"), str) else None,
+            max_processes=int(data.get("max_processes", 64)),
+            confine=str(data.get("confine", "on")),
+            read=tuple(map(str, data.get("read", ()))),
+            write=tuple(map(str, data.get("write", ()))),
+            project=tuple(map(str, data.get("project", ()))),
+            track=bool(data.get("track", True)),
         )
+
+    def text(self) -> str:
+        """The script as the caller hashed it (or as the file now is, if it sent none), with
+        universal newlines as ``read_text`` gives it (the page shows the same text)."""
+        if self.source is not None:
+            text = self.source.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            return text.replace("\r\n", "\n").replace("\r", "\n")
+        return Path(self.path).read_text(encoding="utf-8")
+
+    def code_bytes(self) -> bytes:
+        """The script's bytes, for ``compile`` (which honours a coding declaration)."""
+        if self.source is not None:
+            return self.source.encode("utf-8", "surrogateescape")
+        return Path(self.path).read_bytes()
 
 
 @dataclass
@@ -96,6 +146,8 @@ class Running:
     deadline: float
     timed_out: bool = False
     tokens: str | None = None
+    next_check: float = 0.0  # when its tree is measured next
+    over: str | None = None  # MEMORY or PROCESSES: the tree went past that cap and was killed
 
 
 # ---------------------------------------------------------------------------------------------
@@ -111,7 +163,8 @@ def _real(path: str) -> str:
 
 
 def child_main(
-    job: Job, folder: Path, inherited: list[int], before: frozenset[str]
+    job: Job, folder: Path, inherited: list[int], before: frozenset[str],
+    rules: tuple[Any, int | OSError | None],
 ) -> NoReturn:
     """Run one snippet in this fresh fork and exit with its status; never returns.
 
@@ -120,7 +173,7 @@ def child_main(
     """
     status = 70
     try:
-        status = _child_run(job, folder, inherited, before)
+        status = _child_run(job, folder, inherited, before, rules)
     except BaseException:  # the server's own fault; stderr says what
         with contextlib.suppress(BaseException):
             traceback.print_exc()
@@ -129,9 +182,14 @@ def child_main(
         os._exit(status)
 
 
-def _child_run(job: Job, folder: Path, inherited: list[int], before: frozenset[str]) -> int:
+def _child_run(
+    job: Job, folder: Path, inherited: list[int], before: frozenset[str],
+    confinement: tuple[Any, int | OSError | None],
+) -> int:
+    """Set the process up (session, streams, limits, confinement), run, record the side."""
+    rules, ruleset = confinement
     os.setsid()
-    become_subreaper()  # a descendant that leaves the session is still adopted, and found
+    tree.become_subreaper()  # a descendant that leaves the session is still adopted, and found
     for fd in inherited:
         with contextlib.suppress(OSError):
             os.close(fd)
@@ -140,18 +198,28 @@ def _child_run(job: Job, folder: Path, inherited: list[int], before: frozenset[s
     signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # Python ignores it; a big print must stop
     _redirect(folder)
     os.chdir(folder / "cwd")
+    os.environ["TMPDIR"] = str(folder / "cwd")  # the one folder it may write
+    tempfile.tempdir = None
     _limit(resource.RLIMIT_FSIZE, job.max_output)
     _limit(resource.RLIMIT_AS, job.max_memory_mb * 1024 * 1024)
+    code = _compiled(job)
+    rules.enforce(ruleset)
+    rules.close()
+    opened = confine.OpenedFiles()
+    if job.track:
+        opened.install()
     sys.argv = [job.path]
     sys.path.insert(0, str(Path(job.path).parent))
-    side = _execute(job)
+    side = _execute(job, code)
     with contextlib.suppress(ValueError):  # a snippet may have closed them
         sys.stdout.flush()  # may raise SIGXFSZ: the parent sees the signal
         sys.stderr.flush()
     side["modules"] = _local_modules(before, job)
-    if kill_children():
+    side["opened"] = opened.inside(job.project, [_real(job.path), *side["modules"]])
+    side["digests"] = _digests([*side["modules"], *side["opened"]])
+    if tree.kill_children():
         side["orphan"] = True
-    if side != {"status": 0, "modules": []}:  # no side file says just that, and is faster
+    if side != {"status": 0, "modules": [], "opened": [], "digests": {}}:  # no side file: faster
         _write_side(folder, side)
     return int(side["status"])
 
@@ -208,12 +276,27 @@ def _limit(which: int, value: int) -> None:
     resource.setrlimit(which, (value, hard))
 
 
-def _execute(job: Job) -> dict[str, Any]:
+def _compiled(job: Job) -> Any:
+    """The snippet's code from the bytes the caller hashed (a SyntaxError is the snippet's).
+
+    Its lines go into ``linecache`` too, so that a traceback quotes the script that ran.
+    """
+    text = job.text()
+    linecache.cache[job.path] = (len(text), None, text.splitlines(keepends=True), job.path)
+    try:
+        return compile(job.code_bytes(), job.path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as error:
+        return error
+
+
+def _execute(job: Job, code: Any) -> dict[str, Any]:
     """Run the snippet as ``__main__``; the side record says how it ended."""
     atexit._clear()
     record: dict[str, Any] = {"status": 0}
     try:
-        runpy.run_path(job.path, run_name="__main__")
+        if isinstance(code, BaseException):
+            raise code
+        runpy._run_module_code(code, None, "__main__", None, "", job.path)  # type: ignore[attr-defined]
     except SystemExit as stop:
         record = _exit_record(stop, job)
     except BaseException as error:  # the snippet's own failure, reported
@@ -305,6 +388,16 @@ def _local_modules(before: frozenset[str], job: Job) -> list[str]:
     return sorted(found)
 
 
+def _digests(paths: list[str]) -> dict[str, str]:
+    """The sha256 of each file as the run leaves it: what the cached result was computed from
+    (a file changed later does not match, where hashing it when the result is stored would)."""
+    found = {}
+    for path in paths:
+        with contextlib.suppress(OSError), Path(path).open("rb") as handle:
+            found[path] = hashlib.file_digest(handle, "sha256").hexdigest()
+    return found
+
+
 def _write_side(folder: Path, side: dict[str, Any]) -> None:
     fd = os.open(folder / "side.json", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
@@ -315,245 +408,6 @@ def _write_side(folder: Path, side: dict[str, Any]) -> None:
 
 # ---------------------------------------------------------------------------------------------
 # The server: reading what happened to a child and telling the caller.
-
-
-def _group_alive(pgid: int) -> bool:
-    """Whether a process group still has a member that is not a zombie."""
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    processes = (entry for entry in Path("/proc").iterdir() if entry.name.isdigit())
-    return any(_live_member(entry, pgid) for entry in processes)
-
-
-def _live_member(entry: Path, pgid: int) -> bool:
-    try:
-        fields = (entry / "stat").read_bytes().rsplit(b")", 1)[1].split()
-    except (OSError, IndexError):
-        return False
-    return int(fields[2]) == pgid and fields[0] not in (b"Z", b"X")
-
-
-def _kill_group(pgid: int) -> bool:
-    """Kill whatever is left in the group; True if something was alive. Waits briefly."""
-    if not _group_alive(pgid):
-        return False
-    deadline = time.monotonic() + _ORPHAN_GRACE
-    while True:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pgid, signal.SIGKILL)
-        if not _group_alive(pgid) or time.monotonic() > deadline:
-            return True
-        time.sleep(0.002)
-
-
-def become_subreaper() -> None:
-    """Adopt every orphaned descendant (Linux), even one that left the session with setsid.
-
-    A process that double-forks into a session of its own escapes a kill of the snippet's
-    process group; adopted, it is still this process's child, and ``kill_children`` finds it.
-    """
-    with contextlib.suppress(Exception):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-
-
-def _children() -> set[int]:
-    """The pids of this process's children, zombies included."""
-    try:
-        return {
-            int(pid)
-            for task in Path("/proc/self/task").iterdir()
-            for pid in (task / "children").read_bytes().split()
-        }
-    except OSError:  # no /proc/PID/task/TID/children (or a thread ended): read every parent
-        me = os.getpid()
-        return {
-            int(entry.name)
-            for entry in Path("/proc").iterdir()
-            if entry.name.isdigit() and _stat(entry)[1:2] == [str(me).encode()]
-        }
-
-
-def _stat(entry: Path) -> list[bytes]:
-    """The fields of ``/proc/PID/stat`` after the command name: state, ppid, pgrp, …"""
-    try:
-        return (entry / "stat").read_bytes().rsplit(b")", 1)[1].split()
-    except (OSError, IndexError):
-        return []
-
-
-def kill_children(keep: frozenset[int] = frozenset()) -> bool:
-    """Kill and reap every child but ``keep``, adopted ones too; True if one was alive."""
-    alive = False
-    while children := _children() - keep:
-        for pid in children:
-            alive |= _stat(Path(f"/proc/{pid}"))[:1] not in ([b"Z"], [b"X"], [])
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        for pid in children:  # a killed child's own children are adopted: the loop goes on
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, 0)
-    return alive
-
-
-def _read_side(folder: Path) -> dict[str, Any]:
-    try:
-        data = json.loads((folder / "side.json").read_bytes())
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _size(n: int) -> str:
-    if n >= 1024 * 1024:
-        return f"{n / (1024 * 1024):g} MiB"
-    return f"{n} bytes"
-
-
-def file_tail(path: Path, limit: int = 4096) -> str:
-    """The last ``limit`` bytes of a file as text (what a message quotes of a long log)."""
-    try:
-        with path.open("rb") as handle:
-            handle.seek(0, os.SEEK_END)
-            handle.seek(max(0, handle.tell() - limit))
-            return handle.read().decode("utf-8", "replace")
-    except OSError:
-        return ""
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What the caller is told about one finished child."""
-
-    failure: str | None
-    message: str
-    crash_file: str | None = None
-    snippet_line: int | None = None
-
-
-def classify(
-    run: Running, status: int, orphan: bool, out: bytes, side: dict[str, Any]
-) -> Outcome:
-    """The first failure that explains the run, most telling first; None if it succeeded."""
-    job = run.job
-    signum = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-    if run.timed_out:
-        return Outcome(TIMEOUT, f"the snippet did not finish within {job.timeout:g} s")
-    if signum == signal.SIGXFSZ or side.get("too_big"):
-        return _too_big(run, len(out))
-    if side.get("memory"):
-        return Outcome(
-            MEMORY,
-            f"the snippet ran out of memory under the {job.max_memory_mb} MB limit "
-            f"({side.get('message', 'MemoryError')})",
-        )
-    if signum is not None:
-        return _killed(run, signum)
-    if os.WEXITSTATUS(status) != 0:
-        return _crashed(run, side, os.WEXITSTATUS(status))
-    if orphan or side.get("orphan"):
-        return Outcome(ORPHAN, "the snippet left a background process running; it was killed")
-    return _judge_output(out)
-
-
-def _too_big(run: Running, printed: int) -> Outcome:
-    limit = _size(run.job.max_output)
-    if printed >= run.job.max_output:
-        return Outcome(OUTPUT_LIMIT, f"the snippet printed more than {limit} and was stopped")
-    if len(_read_bytes(run.folder / "stderr")) >= run.job.max_output:
-        return Outcome(OUTPUT_LIMIT, f"the snippet wrote more than {limit} to stderr")
-    return Outcome(OUTPUT_LIMIT, f"the snippet wrote a file larger than the {limit} output limit")
-
-
-def _killed(run: Running, signum: int) -> Outcome:
-    try:
-        name = signal.Signals(signum).name
-    except ValueError:
-        name = str(signum)
-    err = file_tail(run.folder / "stderr")
-    if any(word in err for word in _MEMORY_WORDS):
-        return Outcome(
-            MEMORY,
-            f"the snippet ran out of memory under the {run.job.max_memory_mb} MB limit "
-            f"and was killed by {name}",
-        )
-    return Outcome(CRASH, f"the snippet was killed by signal {name}")
-
-
-def _crashed(run: Running, side: dict[str, Any], code: int) -> Outcome:
-    message = side.get("message")
-    if not isinstance(message, str):
-        lines = file_tail(run.folder / "stderr").strip().splitlines()
-        message = lines[-1] if lines else f"the snippet exited with status {code}"
-    crash_file, line = side.get("crash_file"), side.get("snippet_line")
-    return Outcome(
-        CRASH,
-        message,
-        crash_file if isinstance(crash_file, str) else None,
-        line if isinstance(line, int) else None,
-    )
-
-
-def _judge_output(out: bytes) -> Outcome:
-    try:
-        text = out.decode("utf-8")
-    except UnicodeDecodeError as bad:
-        return Outcome(
-            UNDECODABLE,
-            f"the snippet printed bytes that are not UTF-8 (at byte {bad.start}: "
-            f"{out[bad.start : bad.start + 4]!r})",
-        )
-    if not text.strip():
-        return Outcome(EMPTY, "the snippet printed nothing")
-    return Outcome(None, "")
-
-
-def script_tokens(job: Job) -> str | None:
-    """The script's Python tokens as Sphinx's HTML writer would lex them, as JSON; None if not.
-
-    Lexing is the slow part of highlighting, and this process has a core to spare while the
-    snippet runs: the Sphinx process then only formats. The lexer is Sphinx's for ``python``
-    (``stripnl`` off, Pygments' ``raiseonerror`` filter on); a script Pygments rejects, or one
-    Sphinx would lex as a console session, gets no tokens, and Sphinx highlights it itself.
-
-    The tokens are not written as (type, text) pairs: the texts are the script itself, in
-    order. ``kinds`` names each token type once, ``runs`` holds a type's index and a length per
-    token, ``text`` is a digest of the script they cut, and ``newline`` says that Pygments
-    added a final newline. A fifth of the size of the pairs (1.9 KB for the book's 50-line
-    scripts, against 8.7 KB), they make every checked page's doctree and cache entry smaller;
-    ``code_html.decode_tokens`` reads them back.
-    """
-    if job.lexer is None:
-        return None
-    try:
-        from pygments.lexers import PythonLexer
-
-        source = Path(job.path).read_text(encoding="utf-8")
-        if source.startswith(">>>"):
-            return None
-        lexer = PythonLexer(stripnl=False, **job.lexer)
-        lexer.add_filter("raiseonerror")
-        kinds: dict[str, int] = {}
-        runs: list[int] = []
-        texts: list[str] = []
-        for kind, text in lexer.get_tokens(source):
-            runs += (kinds.setdefault(str(kind), len(kinds)), len(text))
-            texts.append(text)
-        spelled = "".join(texts)
-        if spelled not in (source, source + "\n"):
-            return None  # a lexer that changed the text: its tokens cannot be cut from it
-        return json.dumps({"kinds": list(kinds), "runs": runs, "text": text_digest(source),
-                           "newline": spelled != source}, separators=(",", ":"))
-    except Exception:  # any failure only means no tokens: the Sphinx side lexes the script
-        return None
-
-
-def text_digest(text: str) -> str:
-    """A short digest of a script's text, for its tokens to name what they were cut from."""
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
 class Server:
@@ -568,6 +422,8 @@ class Server:
         self.running: dict[int, Running] = {}  # by pidfd
         self.buffer = bytearray()
         self.open = True
+        self.landlock = confine.landlock_abi()
+        self.rulesets: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Any] = {}
 
     def serve(self) -> None:
         """Run until the caller closes stdin (or stops reading), then kill what is left.
@@ -576,7 +432,7 @@ class Server:
         too: nobody else would remove the caller's folder.
         """
         try:
-            self.send({"event": "ready", "pid": os.getpid()})
+            self.send({"event": "ready", "pid": os.getpid(), "landlock": self.landlock})
             while self.open:
                 self.start_queued()
                 self.step()
@@ -599,8 +455,9 @@ class Server:
         self.enforce_deadlines()
 
     def wait_ms(self) -> int | None:
-        """Milliseconds until the nearest deadline (None: wait for input or an exit)."""
-        deadlines = [r.deadline for r in self.running.values() if not r.timed_out]
+        """Milliseconds until the nearest deadline or measure (None: wait for input or an exit)."""
+        deadlines = [t for r in self.running.values() if not r.timed_out and r.over is None
+                     for t in (r.deadline, r.next_check)]
         if not deadlines:
             return None
         return max(0, int((min(deadlines) - time.monotonic()) * 1000) + 1)
@@ -643,48 +500,87 @@ class Server:
             with contextlib.suppress(Exception):
                 stream.flush()
         before = frozenset(sys.modules)
+        rules = self.ruleset(job)
         started = time.monotonic()
+        try:
+            ruleset: int | OSError | None = rules.prepare(str(folder))
+        except OSError as refused:  # the child reports it, and runs nothing unconfined
+            ruleset = refused
         pid = os.fork()
         if pid == 0:
-            child_main(job, folder, inherited, before)
+            child_main(job, folder, inherited, before, (rules, ruleset))
+        if isinstance(ruleset, int):
+            os.close(ruleset)
         pidfd = os.pidfd_open(pid)
-        run = Running(job, pid, pidfd, folder, started, started + job.timeout)
+        run = Running(job, pid, pidfd, folder, started, started + job.timeout,
+                      next_check=started + tree.CHECK_EVERY)
         self.running[pidfd] = run
         self.send({"event": "started", "id": job.id, "pid": pid})
-        run.tokens = script_tokens(job)  # while the child runs
+        run.tokens = tokens.script_tokens(job.text, job.lexer)  # while the child runs
+
+    def ruleset(self, job: Job) -> Any:
+        """The Landlock rules of a job's confinement, made once per kind of job."""
+        key = (job.confine, job.read, job.write)
+        rules = self.rulesets.get(key)
+        if rules is None:
+            read = [*confine.SYSTEM_READ, *confine.python_read_roots(), *job.read]
+            rules = confine.Ruleset(self.landlock, job.confine, read,
+                                    [*confine.SYSTEM_WRITE, *job.write])
+            self.rulesets[key] = rules
+        return rules
 
     def enforce_deadlines(self) -> None:
-        """Kill the groups of children past their deadline; their exit is handled as usual."""
+        """Kill the groups of children past their deadline or their tree's caps; their exit is
+        handled as usual."""
         now = time.monotonic()
         for run in self.running.values():
-            if not run.timed_out and now >= run.deadline:
+            if run.timed_out or run.over is not None:
+                continue
+            if now >= run.deadline:
                 _kill(run)
                 run.timed_out = True
+            elif now >= run.next_check:
+                self.measure(run)
+                run.next_check = time.monotonic() + tree.CHECK_EVERY
+
+    def measure(self, run: Running) -> None:
+        """Kill a snippet's tree that has more processes, or more memory, than it may."""
+        pids = tree.tree(run.pid)
+        if len(pids) > run.job.max_processes:
+            run.over = outcome.PROCESSES
+        elif tree.private_memory(pids) > run.job.max_memory_mb * 1024 * 1024:
+            run.over = outcome.MEMORY
+        else:
+            return
+        _kill(run)
+        tree.kill_tree(pids)
 
     def finish(self, run: Running) -> None:
         """Reap the child, kill its leftovers, classify, reply, and clean up its folder."""
         _pid, status = os.waitpid(run.pid, 0)
         seconds = time.monotonic() - run.started
         os.close(run.pidfd)
-        orphan = _kill_group(run.pid)
+        orphan = tree.kill_group(run.pid)
         # What the snippet's process left when it died without cleaning up (os._exit, a
         # signal) was adopted by this server: every child that is not a running snippet.
-        orphan |= kill_children(keep=frozenset(r.pid for r in self.running.values()))
-        out = _read_bytes(run.folder / "stdout")
-        side = _read_side(run.folder)
-        outcome = classify(run, status, orphan, out, side)
+        orphan |= tree.kill_children(keep=frozenset(r.pid for r in self.running.values()))
+        out = outcome.read_bytes(run.folder / "stdout")
+        side = outcome.read_side(run.folder)
+        verdict = outcome.classify(run, status, orphan, out, side)
         _remove(run.folder)  # before replying: the caller may look for it at once
         self.send(
             {
                 "event": "done",
                 "id": run.job.id,
                 "stdout": out.decode("utf-8", "replace"),
-                "failure": outcome.failure,
-                "message": outcome.message,
-                "crash_file": outcome.crash_file,
-                "snippet_line": outcome.snippet_line,
+                "failure": verdict.failure,
+                "message": verdict.message,
+                "crash_file": verdict.crash_file,
+                "snippet_line": verdict.snippet_line,
                 "seconds": seconds,
                 "modules": side.get("modules", []),
+                "opened": side.get("opened", []),
+                "digests": side.get("digests", {}),
                 "tokens": run.tokens,
             }
         )
@@ -705,7 +601,9 @@ class Server:
             os.close(run.pidfd)
             _remove(run.folder)
         self.running.clear()
-        kill_children()
+        tree.kill_children()
+        for rules in self.rulesets.values():
+            rules.close()
 
 
 def _kill(run: Running) -> None:
@@ -717,13 +615,6 @@ def _kill(run: Running) -> None:
         os.killpg(run.pid, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError):
         signal.pidfd_send_signal(run.pidfd, signal.SIGKILL)
-
-
-def _read_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError:
-        return b""
 
 
 def _remove(folder: Path) -> None:
@@ -769,7 +660,7 @@ def main(argv: list[str] | None = None) -> None:
     sys.dont_write_bytecode = True  # importing a local module leaves no __pycache__
     jobs_folder = args.root / "jobs"
     jobs_folder.mkdir(parents=True, exist_ok=True)
-    become_subreaper()
+    tree.become_subreaper()
     preload()
     gc.collect()
     gc.freeze()  # children need not copy the preloaded objects to collect them

@@ -85,7 +85,7 @@ def _worker_tokens(block: nodes.literal_block) -> list[Token] | None:
 
 
 def decode_tokens(made: str, text: str) -> list[Token] | None:
-    """The tokens the worker wrote (``worker.script_tokens``), cut from ``text``; None if they
+    """The tokens the worker wrote (``tokens.script_tokens``), cut from ``text``; None if they
     were made of another text or cannot be read."""
     try:
         data = json.loads(made)

@@ -6,8 +6,10 @@ cleared when the page is re-read or removed, and merged back from parallel reade
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from sphinx.environment.collectors import EnvironmentCollector
 
@@ -100,7 +102,35 @@ def _records_changed(app: Sphinx, env: BuildEnvironment, added: Set[str], change
             and report.bindings_stamp != _stamp(record_path(srcdir, config, docname))]
 
 
+#: When each build's reading began (per environment, in the process that reads or merges).
+_READING_SINCE: WeakKeyDictionary[BuildEnvironment, tuple[int, frozenset[str]]] = (
+    WeakKeyDictionary())
+
+
+def _reading_starts(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """Note the time before any page is read, in Sphinx's unit (µs since the epoch)."""
+    _READING_SINCE[env] = (time.time_ns() // 1_000, frozenset(docnames))
+
+
+def _stamp_reads(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Date each page read in this build from when reading began, not when it ended.
+
+    Sphinx stamps a page with the time its parsing ended; a page, snippet or data file saved
+    while the page waited for its snippet is older than that stamp, and the next build would
+    never read the page again. Dated from the start, anything saved during the build is newer,
+    and its page is read again next time (a page saved before it was read is merely read twice).
+    """
+    since, docnames = _READING_SINCE.pop(env, (None, frozenset()))
+    if since is not None:
+        for docname in docnames & env.all_docs.keys():
+            env.all_docs[docname] = min(env.all_docs[docname], since)
+    return []
+
+
 def setup_collector(app: Sphinx) -> None:
-    """Register the collector, and re-read a page whose binding record changed."""
+    """Register the collector, re-read a page whose binding record changed, and date the
+    pages read from the start of reading."""
     app.add_env_collector(VerifiedCollector)
     app.connect("env-get-outdated", _records_changed)
+    app.connect("env-before-read-docs", _reading_starts, priority=100)
+    app.connect("env-updated", _stamp_reads)

@@ -10,7 +10,7 @@ stops with status 2, as ``sphinx-build`` does on its own fatal errors.)
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
@@ -18,6 +18,7 @@ from weakref import WeakKeyDictionary
 from sphinx.errors import ConfigError
 
 from ..core import Policy, Rounding
+from ..engine import CONFINE_MODES, Confinement, readable_beneath
 from .diagnostics import TYPE, Subtype, logger
 from .host import mathjax_macros
 
@@ -41,7 +42,11 @@ _VALUES: dict[str, tuple[Any, str, tuple[type, ...], str]] = {
     "policy_text": (DEFAULT_POLICY_TEXT, "env", (str,), "the policy line of a problem header"),
     "timeout": (30.0, "env", (int, float), "seconds a snippet may run"),
     "max_output": (8 * 1024 * 1024, "env", (int,), "bytes a snippet may print"),
-    "max_memory_mb": (4096, "env", (int,), "address space a snippet may use, in MiB"),
+    "max_memory_mb": (4096, "env", (int,), "memory a snippet may use, in MiB: each process's "
+                                           "address space, and all its processes together"),
+    "max_processes": (64, "env", (int,), "processes a snippet may run at once"),
+    "confine": ("on", "env", (str,), "what the kernel lets a snippet do: 'on', 'network' "
+                                     "(TCP allowed) or 'off' (only the limits)"),
     "jobs": (0, "", (int,), "snippets run at once; 0 means one per core (one fewer while a "
                                "single reader reads, unless it waits on a snippet)"),
     "cache_dir": ("", "", (str,), "snippet result cache; empty means <doctreedir>/snippet-cache"),
@@ -87,6 +92,10 @@ class VerifiedConfig:
     #: The Pygments options Sphinx lexes Python with (``highlight_options``), for the worker to
     #: lex each script the same way; None when a custom ``python`` lexer makes that impossible.
     lexer: tuple[tuple[str, Any], ...] | None = None
+    #: Processes a snippet may run at once (its tree, itself included).
+    max_processes: int = 64
+    #: What the kernel lets a snippet read and write (``verified_confine``).
+    confinement: Confinement = field(default_factory=Confinement)
 
 
 def setup_config(app: Sphinx) -> None:
@@ -107,7 +116,7 @@ def read_config(app: Sphinx) -> VerifiedConfig:
     """The validated configuration of this build (computed once per build)."""
     config = _BY_ENV.get(app.env)
     if config is None:
-        config = _BY_ENV[app.env] = _build(app.config, Path(app.confdir), Path(app.doctreedir))
+        config = _BY_ENV[app.env] = _build(app.config, _Folders.of(app))
     return config
 
 
@@ -133,15 +142,15 @@ _VALIDATED: WeakKeyDictionary[Config, VerifiedConfig] = WeakKeyDictionary()
 
 def _validate(app: Sphinx, config: Config) -> None:
     try:
-        _VALIDATED[config] = _build(config, Path(app.confdir), Path(app.doctreedir))
+        _VALIDATED[config] = _build(config, _Folders.of(app))
     except ConfigError as err:
-        logger.error(str(err), location=_location(Path(app.confdir), str(err)),
+        logger.error(str(err), location=config_location(Path(app.confdir), str(err)),
                      type=TYPE, subtype=Subtype.CONFIG.value)
         raise SystemExit(2) from None
 
 
-def _location(confdir: Path, message: str) -> str | None:
-    """``conf.py:LINE`` of the assignment the message names, if conf.py has one."""
+def config_location(confdir: Path, message: str) -> str | None:
+    """``conf.py:LINE`` of the assignment the message names (its first word), if any."""
     name = message.split(" ", 1)[0].split("[", 1)[0]
     conf = confdir / "conf.py"
     try:
@@ -175,9 +184,33 @@ def _fail(name: str, wants: str, got: object) -> ConfigError:
     return ConfigError(f"{PREFIX}{name} must be {wants}, not {got!r} (set it in conf.py)")
 
 
-def _build(config: Config, confdir: Path, doctreedir: Path) -> VerifiedConfig:
+@dataclass(frozen=True)
+class _Folders:
+    """The build's folders the configuration needs: where it lives, reads and writes."""
+
+    confdir: Path
+    srcdir: Path
+    outdir: Path
+    doctreedir: Path
+
+    @classmethod
+    def of(cls, app: Sphinx) -> _Folders:
+        return cls(*(Path(p).resolve() for p in (app.confdir, app.srcdir, app.outdir,
+                                                  app.doctreedir)))
+
+
+def _confinement(mode: str, folders: _Folders, cache_dir: Path | None) -> Confinement:
+    """The snippets may read the book, but nothing of the build's own folders (the cache)."""
+    private = [str(p) for p in (folders.outdir, folders.doctreedir, cache_dir) if p is not None]
+    read = readable_beneath(str(folders.srcdir), private)
+    return Confinement(mode, read=tuple(Path(p) for p in read))
+
+
+def _build(config: Config, folders: _Folders) -> VerifiedConfig:
     def get(name: str) -> Any:
         return getattr(config, PREFIX + name)
+
+    confdir, doctreedir = folders.confdir, folders.doctreedir
 
     decimals = get("decimals")
     if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 30:
@@ -186,7 +219,7 @@ def _build(config: Config, confdir: Path, doctreedir: Path) -> VerifiedConfig:
         rounding = Rounding(get("rounding"))
     except ValueError:
         raise _fail("rounding", "'half-even' or 'half-up'", get("rounding")) from None
-    for name in ("timeout", "max_output", "max_memory_mb"):
+    for name in ("timeout", "max_output", "max_memory_mb", "max_processes"):
         value = get(name)
         if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
             raise _fail(name, "a positive number", value)
@@ -208,9 +241,12 @@ def _build(config: Config, confdir: Path, doctreedir: Path) -> VerifiedConfig:
         raise _fail("log_base", "'e', 2 or 10", log_base)
     if get("unbound") not in ("error", "allow"):
         raise _fail("unbound", "'error' or 'allow'", get("unbound"))
+    if get("confine") not in CONFINE_MODES:
+        raise _fail("confine", "'on', 'network' or 'off'", get("confine"))
     bindings_dir = get("bindings_dir")
     if not isinstance(bindings_dir, str) or not bindings_dir or Path(bindings_dir).is_absolute():
         raise _fail("bindings_dir", "a folder relative to the source folder", bindings_dir)
+    cache = (confdir / cache_dir).resolve() if cache_dir else doctreedir / "snippet-cache"
     return VerifiedConfig(
         snippet_dir=(confdir / get("snippet_dir")).resolve(),
         policy=Policy(decimals=decimals, rounding=rounding),
@@ -219,7 +255,7 @@ def _build(config: Config, confdir: Path, doctreedir: Path) -> VerifiedConfig:
         max_output=int(get("max_output")),
         max_memory_mb=int(get("max_memory_mb")),
         jobs=jobs,
-        cache_dir=(confdir / cache_dir).resolve() if cache_dir else doctreedir / "snippet-cache",
+        cache_dir=cache,
         macros=macros,
         kinds=tuple(kinds),
         reports=bool(get("reports")),
@@ -229,6 +265,8 @@ def _build(config: Config, confdir: Path, doctreedir: Path) -> VerifiedConfig:
         known_macros=_known_macros(config, macros),
         colon_fence="colon_fence" in (getattr(config, "myst_enable_extensions", None) or ()),
         lexer=_python_lexer_options(config),
+        max_processes=int(get("max_processes")),
+        confinement=_confinement(get("confine"), folders, cache),
     )
 
 

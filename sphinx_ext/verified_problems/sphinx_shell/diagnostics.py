@@ -68,10 +68,13 @@ class Subtype(StrEnum):
     #: A page's math uses a macro that neither MathJax nor the project defines (advisory: the
     #: reader sees it in red, and the checker cannot know what it means).
     MACRO = "macro"
+    #: The kernel cannot confine snippets as ``verified_confine`` asks (no Landlock, or an
+    #: old one); they run with the resource limits only (advisory, once per build).
+    CONFINE = "confine"
 
 
 #: Subtypes that are advisory: they are printed but do not fail the build.
-ADVISORY = frozenset({Subtype.PRECISION, Subtype.MACRO})
+ADVISORY = frozenset({Subtype.PRECISION, Subtype.MACRO, Subtype.CONFINE})
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,8 @@ class Finding:
     line: int | None
     subtype: Subtype
     message: str
+    #: The file the line is in when it is not the page's own (one pulled in by ``{include}``).
+    source: str | None = None
 
     @property
     def is_error(self) -> bool:
@@ -95,6 +100,10 @@ class Finding:
 
 def emit(finding: Finding) -> None:
     """Log a finding at its page and line, with its type and subtype."""
-    location = (finding.docname, finding.line) if finding.line else finding.docname
+    if finding.source is not None:
+        location: str | tuple[str, int | None] = (
+            f"{finding.source}:{finding.line}" if finding.line else finding.source)
+    else:
+        location = (finding.docname, finding.line) if finding.line else finding.docname
     log = logger.error if finding.is_error else logger.warning
     log(finding.message, location=location, type=TYPE, subtype=finding.subtype.value)

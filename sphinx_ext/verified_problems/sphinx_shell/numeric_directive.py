@@ -42,7 +42,14 @@ _ADVICE = {
     Failure.MEMORY: "use less memory, or raise verified_max_memory_mb in conf.py",
     Failure.ORPHAN: "wait for every process the snippet starts, with Popen.wait or "
     "Process.join, before it ends",
+    Failure.PROCESSES: "start fewer processes at once, or raise verified_max_processes in "
+    "conf.py",
 }
+#: What a crash that the confinement caused says, and what to do.
+_DENIED = ("Permission denied", "Operation not permitted")
+_CONFINED = ("a snippet may read only Python, the snippet folder and the book, write only "
+             "its working folder, and open no TCP connection; verified_confine in conf.py "
+             "says more")
 
 #: Characters of a failed snippet's output kept on the page: a flood is cut, not published.
 _SHOWN = 4096
@@ -163,7 +170,8 @@ class CheckNumeric(SphinxDirective):
             self.env.note_dependency(str(dependency))
         self._record(node, path, result)
         self._excerpt(node, path, written, config.snippet_dir)
-        node["script"] = path.read_text(encoding="utf-8", errors="replace")
+        node["script"] = result.script if result.script is not None else path.read_text(
+            encoding="utf-8", errors="replace")  # the bytes that ran, not the file as it is now
         node["script_tokens"] = result.tokens
         node["script_path"] = _display_path(path, config.snippet_dir)
         node["transcript"] = node["stdout"] or result.message
@@ -186,12 +194,20 @@ class CheckNumeric(SphinxDirective):
         if result.crash_file is not None and result.snippet_line is not None:
             where = f" at {result.crash_file}:{result.snippet_line}"
         advice = _ADVICE.get(result.failure) if result.failure is not None else None
+        if result.failure is Failure.CRASH and any(w in result.message for w in _DENIED):
+            advice = _CONFINED
         return f"snippet {self.arguments[0]} failed{where}: {result.message}" + (
             f" ({advice})" if advice else ""
         )
 
     def _finding(self, subtype: Subtype, message: str) -> None:
-        add_finding(self.env.temp_data, Finding(self.env.docname, self.lineno, subtype, message))
+        """Keep a finding at the directive's line, in the file it is written in (a page pulled
+        in by ``{include}`` is named, not the page that includes it)."""
+        source, line = self.get_source_info()
+        own = str(self.env.doc2path(self.env.docname))
+        elsewhere = source if source and Path(source) != Path(own) else None
+        add_finding(self.env.temp_data, Finding(self.env.docname, line or self.lineno, subtype,
+                                                message, elsewhere))
 
     def _excerpt(self, node: vnodes.numeric_check, path: Path, written: str,
                  folder: Path) -> None:

@@ -134,10 +134,13 @@ class PageReport:
     def relative_source(self, srcdir: Path | None) -> str:
         """The page's file as the reports name it: relative to ``srcdir`` if inside it, so
         that a report is the same whichever folder the book was checked out in."""
-        source = Path(self.source)
-        if srcdir is not None and source.is_relative_to(srcdir):
-            source = source.relative_to(srcdir)
-        return source.as_posix()
+        return _relative(self.source, srcdir)
+
+    def finding_source(self, finding: Finding, srcdir: Path | None) -> str:
+        """The file a finding is in, as the reports name it: the page's own, or the file it
+        pulled in with ``{include}`` where the finding's line is."""
+        return _relative(finding.source, srcdir) if finding.source else self.relative_source(
+            srcdir)
 
     def to_json(self, srcdir: Path | None = None) -> dict[str, Any]:
         """The page as the JSON report writes it; ``source`` relative to ``srcdir`` if inside."""
@@ -149,10 +152,19 @@ class PageReport:
             "snippets": [_plain(s, _run_facts()) for s in self.snippets],
             "findings": [
                 {"line": f.line, "subtype": f.subtype.value, "message": f.message,
-                 "error": f.is_error}
+                 "error": f.is_error, **({"file": _relative(f.source, srcdir)} if f.source else {})}
                 for f in self.findings
             ],
         }
+
+
+def _relative(path: str, srcdir: Path | None) -> str:
+    """A path relative to ``srcdir`` if inside it, so that a report is the same whichever
+    folder the book was checked out in."""
+    source = Path(path)
+    if srcdir is not None and source.is_relative_to(srcdir):
+        source = source.relative_to(srcdir)
+    return source.as_posix()
 
 
 def _plain(record: SnippetRecord, leave_out: frozenset[str] = frozenset()) -> dict[str, Any]:

@@ -33,8 +33,11 @@ from ..engine import (
     SnippetResult,
     WorkerDied,
     environment_fingerprint,
+    landlock_abi,
+    missing_protection,
 )
-from .config import VerifiedConfig, early_config, env_config, read_config
+from .config import VerifiedConfig, config_location, early_config, env_config, read_config
+from .diagnostics import TYPE, Subtype
 from .records import pages
 
 if TYPE_CHECKING:
@@ -95,6 +98,7 @@ def limits_for(config: VerifiedConfig, timeout: float | None) -> Limits:
         timeout=timeout if timeout is not None else config.timeout,
         max_output=config.max_output,
         max_memory_mb=config.max_memory_mb,
+        max_processes=config.max_processes,
     )
 
 
@@ -108,6 +112,7 @@ def request_for(
         limits=limits_for(config, timeout),
         data_files=tuple(data),
         lexer=config.lexer,
+        confinement=config.confinement,
     )
 
 
@@ -124,19 +129,40 @@ class _State:
 _STATES: WeakKeyDictionary[BuildEnvironment, _State] = WeakKeyDictionary()
 #: Runners started before their build's environment existed (see :func:`start_early`).
 _EARLY: WeakKeyDictionary[Config, Runner] = WeakKeyDictionary()
+#: Environments made afresh over a saved one (``sphinx-build -E``): no result from the cache.
+_AFRESH: WeakKeyDictionary[BuildEnvironment, bool] = WeakKeyDictionary()
 
 
 def _state(env: BuildEnvironment) -> _State:
     """The runner of this environment: ``verified_jobs`` snippets at once, or one per core."""
     state = _STATES.get(env)
     if state is None:
-        runner = _EARLY.pop(env.config, None) or _new_runner(env_config(env))
+        runner = _EARLY.pop(env.config, None) or _new_runner(env_config(env),
+                                                            not _AFRESH.get(env, False))
         state = _STATES[env] = _State(runner, {})
     return state
 
 
-def _new_runner(config: VerifiedConfig) -> Runner:
-    return Runner(config.cache_dir, jobs=config.jobs or (os.cpu_count() or 1))
+def _new_runner(config: VerifiedConfig, read_cache: bool = True) -> Runner:
+    return Runner(config.cache_dir, jobs=config.jobs or (os.cpu_count() or 1),
+                  read_cache=read_cache)
+
+
+def note_afresh(app: Sphinx) -> None:
+    """At ``builder-inited``: an empty environment beside a saved one is ``-E``, which must
+    run every snippet rather than trust the cache (a first build may use a restored cache)."""
+    if (Path(app.doctreedir) / ENV_PICKLE_FILENAME).exists() and not app.env.all_docs:
+        _AFRESH[app.env] = True
+
+
+def warn_unconfined(app: Sphinx, config: Config) -> None:
+    """One warning at the start of a build whose kernel cannot confine snippets as asked."""
+    gap = missing_protection(landlock_abi(), early_config(app).confinement.mode)
+    if gap is not None:
+        where = config_location(Path(app.confdir), "verified_confine")
+        logger.warning("%s; set verified_confine = 'off' to say that this is meant", gap,
+                       location=where or f"{Path(app.confdir) / 'conf.py'}:1", type=TYPE,
+                       subtype=Subtype.CONFINE.value)
 
 
 def start_early(app: Sphinx, config: Config) -> None:
@@ -278,6 +304,8 @@ def close(app: Sphinx, exception: BaseException | None) -> None:
 def setup_snippets(app: Sphinx) -> None:
     """Start the worker early, run the snippets of the pages to read at once, stop it at the end."""
     app.connect("config-inited", start_early, priority=900)  # once the configuration is valid
+    app.connect("config-inited", warn_unconfined, priority=900)
+    app.connect("builder-inited", note_afresh)
     app.connect("env-before-read-docs", prefetch)
     app.connect("env-updated", finish_prefetch)
     app.connect("env-get-outdated", outdated_by_runtime)

@@ -71,7 +71,7 @@ def build_junit(reports: Mapping[str, PageReport], srcdir: Path | None = None) -
         report = reports[docname]
         if not (report.snippets or report.findings):
             continue
-        cases = list(_cases(report, report.relative_source(srcdir)))
+        cases = list(_cases(report, srcdir))
         failed = sum(failing for _xml, failing in cases)
         tests, failures = tests + len(cases), failures + failed
         suites.append(_element(
@@ -82,8 +82,9 @@ def build_junit(reports: Mapping[str, PageReport], srcdir: Path | None = None) -
     return '<?xml version="1.0" encoding="utf-8"?>\n' + _element("testsuites", totals, suites)
 
 
-def _cases(report: PageReport, source: str) -> Iterable[tuple[str, bool]]:
+def _cases(report: PageReport, srcdir: Path | None) -> Iterable[tuple[str, bool]]:
     """Each test case of a page as XML, and whether it fails."""
+    source = report.relative_source(srcdir)
     classname = report.docname.replace("/", ".")
     for row in report.number_rows():
         number = dict(zip(NUMBER_FIELDS, row, strict=True))
@@ -104,7 +105,7 @@ def _cases(report: PageReport, source: str) -> Iterable[tuple[str, bool]]:
     for finding in report.findings:
         if finding.subtype in NUMBER_SUBTYPES or not finding.is_error:
             continue
-        located = f"{source}:{finding.line}: {finding.message}"
+        located = f"{report.finding_source(finding, srcdir)}:{finding.line}: {finding.message}"
         name = f"line {finding.line}: {finding.subtype.value}"
         yield _element("testcase", {"classname": classname, "name": name},
                        [_failure(located, finding.subtype.value)], depth=2), True
