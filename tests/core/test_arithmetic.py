@@ -308,6 +308,14 @@ def test_intermediates_carry_full_precision() -> None:
         (r"\frac{1}{4} = 26\%", False),
         (r"\frac{1}{3} + \frac{1}{3} = \frac{2}{3}", True),
         (r"e \approx 2.7183", True),
+        (r"\begin{bmatrix} 1 & 2 \\ 3 & 4 \end{bmatrix} (1,\; 1) = (3,\; 7)", True),  # A x
+        (r"\begin{bmatrix} 1 & 2 \\ 3 & 4 \end{bmatrix} (1,\; 1) = (3,\; 8)", False),
+        (r"\tfrac16 \begin{pmatrix} 14 & -6 \\ -6 & 3 \end{pmatrix} \begin{pmatrix} 8 \\ 19"
+         r" \end{pmatrix} = \begin{pmatrix} -\tfrac13 \\ \tfrac32 \end{pmatrix}", True),
+        (r"\begin{bmatrix} 1 & 2 \\ 3 & 4 \end{bmatrix} \begin{bmatrix} 0 & 1 \\ 1 & 0"
+         r" \end{bmatrix} = \begin{bmatrix} 2 & 1 \\ 4 & 3 \end{bmatrix}", True),
+        (r"\begin{bmatrix} 1 & 2 \\ 3 & 4 \end{bmatrix} \begin{bmatrix} 0 & 1 \\ 1 & 0"
+         r" \end{bmatrix} = \begin{bmatrix} 1 & 2 \\ 3 & 4 \end{bmatrix}", False),
         (r"3 \pm \sqrt{9 - 1.1875} = 3 \pm 2.7951", True),  # \pm: two values
         (r"4 \pm \sqrt{9 - 1.1875} = 3 \pm 2.7951", False),
         (r"5 \pm 0.98 = [4.02,\; 5.98]", True),

@@ -617,6 +617,12 @@ SLIPPED_THROUGH = {
         "\\frac{5 \\pm", "\\frac{6 \\pm",
         ["index.md:50: ERROR: the arithmetic does not hold: \\frac{6 \\pm \\sqrt 5}{2} is 1.8820, "
          "not 1.3820 (Two eigenvalues) [verified.arithmetic]"]),
+    "a product of matrices": (
+        "14 & -6 \\\\ -6 & 3", "14 & -6 \\\\ -6 & 4",
+        ["index.md:68: ERROR: the arithmetic does not hold: \\tfrac16 \\begin{pmatrix} 14 & -6 "
+         "\\\\ -6 & 4 \\end{pmatrix} \\begin{pmatrix} 8 \\\\ 19 \\end{pmatrix} is 4.6666667, "
+         "but \\tfrac16 \\begin{pmatrix} -2 \\\\ 9 \\end{pmatrix} is 1.5 (A product) "
+         "[verified.arithmetic]"]),
     "an element of a printed column": (
         "w_2 = -0.04", "w_2 = 0.35",
         ["index.md:13: ERROR: w[2,1]: prose 0.35, printed -0.0400 (The determinant) "

@@ -101,6 +101,7 @@ def _parts(items: list[Any]) -> list[list[Any]]:
     one size, one copy per entry with each of them replaced by that entry (``0.36\\,(-0.55,\\;
     0.55)``, ``\\frac13 \\begin{pmatrix}…``, ``(0.5, -0.5) - 0.5\\,(-0.1132, 0.2467)``)."""
     found: dict[int, list[list[Any]] | None] = {}
+    items = _multiplied(items)
     sizes = set(_entry_counts(items, found))
     if len(sizes) != 1:
         return [items]
@@ -108,10 +109,59 @@ def _parts(items: list[Any]) -> list[list[Any]]:
     return [_entry(items, k, found) for k in range(count)]
 
 
+@dataclass(frozen=True)
+class _Product:
+    """Matrices written side by side, multiplied: each cell a row of the left one times a
+    column of the right one, as items the parser reads (``(a)(b) + (c)(d)``)."""
+
+    rows: tuple[tuple[tuple[Any, ...], ...], ...]
+
+
+def _multiplied(items: list[Any]) -> list[Any]:
+    """``items`` with each run of matrices side by side (``\\begin{pmatrix} 14 & -6 \\\\ -6 &
+    3 \\end{pmatrix} \\begin{pmatrix} 8 \\\\ 19 \\end{pmatrix}``, or a matrix before a tuple, a
+    column) replaced by their product, where their shapes allow one."""
+    out: list[Any] = []
+    for item in items:
+        left = _rows(out[-1], column=False) if out else None
+        right = _rows(item, column=True) if left is not None else None
+        if left is not None and right is not None and len(left[0]) == len(right):
+            out[-1] = _Product(tuple(tuple(_dot(row, [r[j] for r in right])
+                                           for j in range(len(right[0]))) for row in left))
+        else:
+            out.append(item)
+    return out
+
+
+def _rows(item: Any, column: bool) -> list[list[Any]] | None:
+    """A matrix's rows of cells (a product's too; with ``column``, a tuple as a column)."""
+    if isinstance(item, _Product):
+        return [list(row) for row in item.rows]
+    if isinstance(item, Env) and item.name in _MATRICES:
+        rows = rows_of(item)
+        return None if ragged(rows) is not None else rows
+    if column and isinstance(item, Delim) and item.opener == "(":
+        parts = split_commas(item.items)
+        return [[part] for part in parts] if len(parts) > 1 else None
+    return None
+
+
+def _dot(row: Sequence[Any], column: Sequence[Any]) -> tuple[Any, ...]:
+    """``(a_1)(b_1) + (a_2)(b_2) + …``: a row times a column, as items."""
+    items: list[Any] = []
+    for k, (a, b) in enumerate(zip(row, column, strict=True)):
+        if k:
+            items.append(Tok("+", -1, -1))
+        items += [Group(tuple(a), -1, -1), Group(tuple(b), -1, -1)]
+    return tuple(items)
+
+
 def entries_of(item: Any, found: dict[int, list[list[Any]] | None]) -> list[list[Any]] | None:
     """A tuple's parts or a matrix's cells, if ``item`` is one (read once a term: ``found``
     keeps what was read)."""
     key = id(item)
+    if isinstance(item, _Product):
+        return [list(cell) for row in item.rows for cell in row]
     if key not in found:
         cells = matrix_cells([item]) if isinstance(item, Env) else None
         if cells is not None:
