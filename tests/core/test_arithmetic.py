@@ -435,6 +435,18 @@ def test_a_result_turned_into_another_printed_number_is_reported_at_the_result()
     assert [where(operand, v)[:2] for v in check(operand, printed) if v.failed] == ["3/"]
 
 
+def test_a_changed_cell_of_a_result_matrix_is_reported_at_the_result() -> None:
+    # The cell's computation gives the printed -0.1324 and the result now shows a number the
+    # snippet printed nowhere: the result was changed, not the computation a line above it.
+    printed = "delta1 = [-0.13242 0.05516]\nx = [1. 0.5]\n"
+    latex = (r"\begin{bmatrix} %s \cdot 1 & 0.0552 \cdot 0.5 \end{bmatrix}"
+             "\n= \\begin{bmatrix} %s & 0.0276 \\end{bmatrix}")
+    result = latex % ("-0.1324", "-0.1325")
+    assert [where(result, v)[:7] for v in check(result, printed) if v.failed] == ["-0.1325"]
+    cell = latex % ("-0.1325", "-0.1324")  # the computation changed: reported there
+    assert {where(cell, v)[:10] for v in check(cell, printed) if v.failed} == {"-0.1325 \\c"}
+
+
 def test_percentages_stand_for_their_hundredth() -> None:
     assert failures(r"p = 82.47\%", "p = 0.824712\n") == []
     assert failures(r"p = 82.48\%", "p = 0.824712\n") == [

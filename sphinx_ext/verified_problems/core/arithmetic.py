@@ -306,14 +306,20 @@ class _Chain:
             number, (quoted, where) = numbers[i], entries[i]
             message = _message(quoted, [values[i].value for values in readings], number,
                                self.known.places)
-            if rearranged:  # printed numbers, swapped or turned into another: the result's
-                found.append(SourceProblem(number.start, message))
+            if rearranged or (where is not None and self._result_changed(number, readings, i)):
+                found.append(SourceProblem(number.start, message))  # the result is what is wrong
             elif where is None:
                 found.append(SourceProblem(number.start, message, starts[i],
                                            readings[-1][i].value))
             else:
                 found.append(SourceProblem(where, message))
         return found
+
+    def _result_changed(self, number: Num, readings: list[list[Value]], i: int) -> bool:
+        """Whether a matrix cell's computation gives a printed number and the number written
+        for it is none: then the result, not the cell's computation, was changed."""
+        return self._printed_as([readings[-1][i]]) \
+            and not self.known.full(number.prose().value_text, True)
 
     def _rearranged(self, side: int, k: int, numbers: list[Num]) -> bool:
         """Whether the tuple or matrix written as a result is printed numbers in an order no
