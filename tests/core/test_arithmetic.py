@@ -401,6 +401,11 @@ def test_a_result_whose_printed_entries_are_rearranged_is_reported_at_the_result
         "-0.3", "0.7 "]
     computed = latex % ("15", r"0.7 & -0.3 \\ -0.3 & 0.2")  # the computation is what is wrong
     assert [where(computed, v)[:2] for v in check(computed, printed) if v.failed] == ["15"]
+    # two of the computation's entries swapped: each now gives another printed number, but the
+    # result is the printed array, so the computation is what is wrong
+    swapped = (r"\frac{1}{20} \begin{bmatrix} -6 & 14 \\ -6 & 4 \end{bmatrix}"
+               r" = \begin{bmatrix} 0.7 & -0.3 \\ -0.3 & 0.2 \end{bmatrix}")
+    assert [where(swapped, v)[:3] for v in check(swapped, printed) if v.failed] == ["-6 ", "14 "]
 
 
 def test_of_two_steps_that_disagree_the_one_the_snippet_did_not_print_is_blamed() -> None:

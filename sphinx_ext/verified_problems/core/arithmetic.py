@@ -300,14 +300,18 @@ class _Chain:
         starts = _entry_starts(self.terms[computed], len(numbers))
         if len(wrong) == len(numbers) > 1:  # every entry: what they share is wrong (a factor)
             wrong, starts = wrong[:1], [_start(self.terms[computed])] * len(numbers)
-        rearranged = len(numbers) > 1 and self._rearranged(side, k, numbers)
+        printed = self._arrangement(side, k, numbers) if len(numbers) > 1 else None
         found: list[SourceProblem] = []
         for i in wrong:
             number, (quoted, where) = numbers[i], entries[i]
             message = _message(quoted, [values[i].value for values in readings], number,
                                self.known.places)
-            if rearranged or (where is not None and self._result_changed(number, readings, i)):
-                found.append(SourceProblem(number.start, message))  # the result is what is wrong
+            computation = where if where is not None else starts[i]
+            changed = where is not None and self._result_changed(number, readings, i)
+            if printed is False or changed:  # the result is what is wrong
+                found.append(SourceProblem(number.start, message))
+            elif printed is True and computation is not None:  # the result is a printed array
+                found.append(SourceProblem(computation, message))
             elif where is None:
                 found.append(SourceProblem(number.start, message, starts[i],
                                            readings[-1][i].value))
@@ -321,13 +325,14 @@ class _Chain:
         return self._printed_as([readings[-1][i]]) \
             and not self.known.full(number.prose().value_text, True)
 
-    def _rearranged(self, side: int, k: int, numbers: list[Num]) -> bool:
-        """Whether the tuple or matrix written as a result is printed numbers in an order no
-        printed array has: then it is what is wrong, not the computation before it."""
+    def _arrangement(self, side: int, k: int, numbers: list[Num]) -> bool | None:
+        """Whether the tuple or matrix written as a result is a printed array (True: the
+        computation before it is what is wrong), printed numbers in an order no printed array
+        has (False: the result is), or neither (None)."""
         literal = classify(self.terms[k + side])
         ndim = len(literal.shape) if isinstance(literal, Literal) else 1
         texts = [number.prose().value_text for number in numbers]
-        return self.known.arrangement(texts, ndim) is False
+        return self.known.arrangement(texts, ndim)
 
     def _compare_steps(self, k: int) -> list[SourceProblem]:
         """Two computations: they must agree at the policy's places, as written or at full
