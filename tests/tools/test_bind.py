@@ -210,6 +210,18 @@ def test_a_wrong_cell_of_a_computed_matrix_fails_at_its_line(
     assert "[verified.arithmetic]" in found[0]
 
 
+def test_swapped_cells_of_a_computed_matrix_fail_at_their_line(bound: Path) -> None:
+    """Swapped, the cells of ``\\frac{1}{4} [[1, 3], …]`` each give another printed number;
+    the result, unnamed, is still the printed H, so the computation's line is where the
+    errors stand."""
+    replace_in(bound / "index.md", "H = \\frac{1}{4}", "\\frac{1}{4}")
+    assert bind(bound, THIRD).returncode == 0  # the right page, bound again
+    replace_in(bound / "index.md", "1 & 3 \\\\\n", "3 & 1 \\\\\n")
+    found = errors(sphinx_build(bound, "-W"))
+    assert found and all("index.md:36:" in e and "[verified.arithmetic]" in e for e in found), \
+        found
+
+
 def test_a_wrong_factor_of_a_computed_matrix_fails_at_its_line(bound: Path) -> None:
     """Every entry of ``\\frac{1}{5} [[1, 3], [4, 0.5]]`` differs from the printed H: what they
     share, the factor, is where the error stands (once)."""
