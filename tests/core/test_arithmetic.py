@@ -448,6 +448,8 @@ def test_a_changed_cell_of_a_result_matrix_is_reported_at_the_result() -> None:
              "\n= \\begin{bmatrix} %s & 0.0276 \\end{bmatrix}")
     result = latex % ("-0.1324", "-0.1325")
     assert [where(result, v)[:7] for v in check(result, printed) if v.failed] == ["-0.1325"]
+    flipped = latex % ("-0.1324", "0.1324")  # its sign dropped: the magnitude is no print
+    assert [where(flipped, v)[:7] for v in check(flipped, printed) if v.failed] == ["0.1324 "]
     cell = latex % ("-0.1325", "-0.1324")  # the computation changed: reported there
     assert {where(cell, v)[:10] for v in check(cell, printed) if v.failed} == {"-0.1325 \\c"}
 

@@ -226,12 +226,14 @@ class _Chain:
         return found
 
     def _printed_name(self, name: int, other: int) -> list[SourceProblem]:
-        kind = classify(self.terms[name])
-        values = self.known.values(kind) if isinstance(kind, str) else None
         computed, term = self.written[other], self.terms[other]
         numbers = any(literal is not None for literal in self.literals)
-        if values is None or not isinstance(computed, list) or _margin(term) \
-                or self.literals[other] is not None or (numbers and _decimals(term)):
+        if not isinstance(computed, list) or self.literals[other] is not None \
+                or (numbers and _decimals(term)) or _margin(term):
+            return []  # no computation to compare (checked first: classify costs more)
+        kind = classify(self.terms[name])
+        values = self.known.values(kind) if isinstance(kind, str) else None
+        if values is None:
             return []
         start = _start(term)
         if len(computed) != len(values):
@@ -323,7 +325,7 @@ class _Chain:
         """Whether a matrix cell's computation gives a printed number and the number written
         for it is none: then the result, not the cell's computation, was changed."""
         return self._printed_as([readings[-1][i]]) \
-            and not self.known.full(number.prose().value_text, True)
+            and not self.known.full(number.prose().value_text, False)
 
     def _arrangement(self, side: int, k: int, numbers: list[Num]) -> bool | None:
         """Whether the tuple or matrix written as a result is a printed array (True: the
