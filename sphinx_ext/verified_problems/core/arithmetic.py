@@ -51,13 +51,14 @@ from .evaluation import (
     matrix_cells,
     number_value,
     places_shown,
+    rounded_text,
     split_commas,
     term_items,
 )
 from .latex import Equation
 from .latex.grammar import Literal, NameTuple, classify, unit_of
 from .latex.tokens import Delim, Num, is_tok, walk
-from .latex.vocabulary import MINUS, PLUS_MINUS
+from .latex.vocabulary import EITHER_SIGN, MINUS
 from .values import SourceProblem
 
 #: The relations across which both sides are one value.
@@ -361,8 +362,7 @@ class _Chain:
         """Whether computed values are what the snippet printed: a printed number, or a
         printed array, row or column entry by entry, at the policy's places."""
         places = self.known.places
-        texts = [f"{as_decimal(round(v.value, places)).quantize(Decimal(1).scaleb(-places)):f}"
-                 for v in values]
+        texts = [rounded_text(v.value, places) for v in values]
         if len(texts) == 1:
             return bool(self.known.full(texts[0], False))
         return self.known.arrangement(texts, 1) is True
@@ -436,7 +436,7 @@ class _Chain:
 def _margin(term: Sequence[Any]) -> bool:
     """Whether a term holds a ``\\pm``: a name equated with it (``\\hat{p} = 0.5 \\pm 0.088``)
     has a margin, not two values."""
-    return any(is_tok(item, PLUS_MINUS | {"\\mp", "∓"}) for item in walk(term_items(term)))
+    return any(is_tok(item, EITHER_SIGN) for item in walk(term_items(term)))
 
 
 def _is_name(term: Sequence[Any]) -> bool:
@@ -504,7 +504,7 @@ def _message(quoted: str, values: list[Fraction], number: Num, places: int) -> s
     claimed = number.text + ("\\%" if number.percent else "")
 
     def rounded(value: Fraction) -> str:
-        return f"{as_decimal(round(value, at)).quantize(Decimal(1).scaleb(-at)):f}"
+        return rounded_text(value, at)
 
     as_written = rounded(values[0])
     if len(values) > 1 and rounded(values[1]) != as_written:

@@ -28,7 +28,14 @@ from typing import Any
 
 from .latex.grammar import name_prefix, ragged, rows_of, without_unit
 from .latex.tokens import Delim, Env, Group, Num, Tok, is_tok
-from .latex.vocabulary import MATRIX_ENVIRONMENTS, MINUS, starred
+from .latex.vocabulary import (
+    EITHER_SIGN,
+    MATRIX_ENVIRONMENTS,
+    MINUS,
+    MINUS_PLUS,
+    PLUS_MINUS,
+    starred,
+)
 
 _CONTEXT = Context(prec=60, Emax=10**6, Emin=-(10**6))
 SKIPPED = frozenset(["\\,", "\\;", "\\:", "\\!", "\\ ", "~", "\\left", "\\right", "\\bigl",
@@ -46,8 +53,7 @@ ABSOLUTE = frozenset(["|", "\\lvert", "\\vert"])
 _LARGEST_EXPONENT = Decimal(10_000)
 #: ``a \\pm b`` is two values, ``a - b`` and ``a + b`` (in the order of an interval written
 #: after it); ``\\mp`` the other way round.
-_SIGN_CHOICES = {"\\pm": "-+", "±": "-+", "\\mp": "+-", "∓": "+-"}
-_SIGNED = frozenset(_SIGN_CHOICES)
+_SIGN_CHOICES = {sign: "-+" for sign in PLUS_MINUS} | {sign: "+-" for sign in MINUS_PLUS}
 #: π to 60 digits, as every other irrational here is computed.
 _PI = Fraction(Decimal("3.14159265358979323846264338327950288419716939937510582097494459"))
 #: Matrices whose cells are values (``vmatrix`` is a determinant, ``Vmatrix`` a norm).
@@ -180,7 +186,7 @@ def _entry_counts(items: Sequence[Any], found: dict[int, list[list[Any]] | None]
         entries = entries_of(item, found)
         if entries is not None:
             counts.append(len(entries))
-        elif is_tok(item, _SIGNED):
+        elif is_tok(item, EITHER_SIGN):
             counts.append(2)  # 3 \pm 2.7951: two values, the lower first (as an interval)
         elif isinstance(item, Group | Delim):
             counts += _entry_counts(item.items, found)
@@ -195,7 +201,7 @@ def _entry(items: Sequence[Any], k: int,
         entries = entries_of(item, found)
         if entries is not None:
             out.append(Group(tuple(entries[k]), -1, -1))
-        elif is_tok(item, _SIGNED):
+        elif is_tok(item, EITHER_SIGN):
             out.append(Tok(_SIGN_CHOICES[item.text][k], item.start, item.end, item.own))
         elif isinstance(item, Group):
             out.append(Group(tuple(_entry(item.items, k, found)), item.start, item.end))
@@ -505,6 +511,12 @@ def _power(base: Value, exponent: Value) -> Value:
 def as_decimal(value: Fraction) -> Decimal:
     """A rational as a 60-digit decimal (exact when it has 60 digits or fewer)."""
     return _CONTEXT.divide(Decimal(value.numerator), Decimal(value.denominator))
+
+
+def rounded_text(value: Fraction, places: int) -> str:
+    """A rational rounded half to even to ``places`` decimals, written with all of them
+    (``0.2500``): how a computed value is shown against digits at the policy's places."""
+    return f"{as_decimal(round(value, places)).quantize(Decimal(1).scaleb(-places)):f}"
 
 
 def _exp(x: Decimal) -> Decimal:

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from decimal import Decimal
 from math import prod
 
 from .binding import Binding, Quantities
 from .derivations import Derivations, PlacedEquation, derive
 from .digits import Policy, Status, compare
-from .evaluation import as_decimal
+from .evaluation import rounded_text
 from .free import Binder, check_free, derived_or_given
 from .latex.grammar import is_operator_name
 from .printed import (
@@ -129,8 +128,7 @@ def _gives_printed(cell: Placed, derivations: Derivations, printed: Printed) -> 
     computed = derivations.computed.get(id(cell))
     if computed is None:
         return False
-    places = printed.policy.decimals
-    shown = f"{as_decimal(computed).quantize(Decimal(1).scaleb(-places)):f}"
+    shown = rounded_text(computed, printed.policy.decimals)
     return printed.pool.match(shown, printed.policy).status is Status.MATCH
 
 

@@ -144,6 +144,9 @@ SIGN_CONTEXT = (
 )
 MINUS = frozenset(["-", "−"])
 PLUS_MINUS = frozenset(["\\pm", "±"])
+MINUS_PLUS = frozenset(["\\mp", "∓"])
+#: Either: a margin after a name, two values in the arithmetic.
+EITHER_SIGN = PLUS_MINUS | MINUS_PLUS
 BRACES = frozenset(["\\underbrace", "\\overbrace"])
 BOXES = BRACES | frozenset(["\\boxed"])
 TRANSPOSE_MARKS = frozenset(["T", "\\top", "\\intercal", "⊤"])
