@@ -19,6 +19,10 @@ One page, in four steps:
    or given by the snippet's source; a free digit bound, by the page's record
    (:func:`read_record`, matched to the page by :func:`align`), to the one quantity it quotes.
 
+A notebook's own outputs are a transcript too (:func:`cells_transcript`); a page that is an
+``.ipynb`` is placed by cell (:func:`cell_lines`, :func:`located`) and edited in its JSON by
+:func:`edit_cells`.
+
 Digits an author asks for by name instead of writing them (``\\val{p_1}``) are found by
 :func:`find_requests`, read by :func:`read_request` and written by :func:`render_request`
 (an :class:`Injection`), before the prose is read.
@@ -62,6 +66,15 @@ from .injection import (
     written_offset,
 )
 from .latex import EXEMPT_MACRO, MacroDef
+from .notebook import (
+    CellEdit,
+    CellsRun,
+    LayoutError,
+    cell_lines,
+    cells_transcript,
+    edit_cells,
+    located,
+)
 from .printed import Literal, index_label, literal_places, source_assignments, source_literals
 from .prose import read_math, read_text
 from .source_map import Cursor, Position, offset_to_position, source_lines
@@ -84,11 +97,14 @@ __all__ = [
     "NEAR",
     "VAL_MACRO",
     "Binding",
+    "CellEdit",
+    "CellsRun",
     "Comparison",
     "Cursor",
     "Entry",
     "InjectedCell",
     "Injection",
+    "LayoutError",
     "Literal",
     "MacroDef",
     "NamedValue",
@@ -109,10 +125,14 @@ __all__ = [
     "Transcript",
     "Verdict",
     "align",
+    "cell_lines",
+    "cells_transcript",
     "compare",
+    "edit_cells",
     "find_requests",
     "index_label",
     "literal_places",
+    "located",
     "near",
     "offset_to_position",
     "place_key",

@@ -32,11 +32,16 @@ def source_lines(path: str) -> tuple[str, ...]:
 
 
 class Cursor:
-    """A reading position in one source file that only moves forward."""
+    """A reading position in one source file that only moves forward.
 
-    def __init__(self, lines: tuple[str, ...], start_line: int) -> None:
+    ``origin`` is the index the first of ``lines`` has (one cell of a notebook, whose lines
+    are numbered from its cell's base): positions are given in those numbers.
+    """
+
+    def __init__(self, lines: tuple[str, ...], start_line: int, origin: int = 0) -> None:
         self.lines = lines
-        self.position: Position = (max(start_line, 0), 0)
+        self.origin = origin
+        self.position: Position = (max(start_line - origin, 0), 0)
 
     def find_number(self, written: str) -> Position | None:
         """The next occurrence of a number as written, not inside a longer number.
@@ -60,7 +65,7 @@ class Cursor:
                     continue
                 if signed or not has_sign(text, match.start()):
                     self.position = (index, match.end())
-                    return (index, match.start())
+                    return (index + self.origin, match.start())
         return None
 
     def place_block(self, content: str) -> list[Position | None]:
@@ -75,7 +80,7 @@ class Cursor:
             if found is not None:
                 index, at = found
                 self.position = (index, at + len(stripped))
-                found = (index, at - (len(raw) - len(raw.lstrip())))
+                found = (index + self.origin, at - (len(raw) - len(raw.lstrip())))
             placed.append(found)
         return placed
 

@@ -18,6 +18,7 @@ from .config import VerifiedConfig, read_config
 from .diagnostics import Finding, Subtype
 from .digit_marks import add_header_mark
 from .host import unknown_macros, unread_directives
+from .notebook import fill_checks
 from .outputs import note_change
 from .page_check import check_page
 from .records import pages
@@ -50,6 +51,7 @@ class VerifiedCollector(EnvironmentCollector):
         config = read_config(app)
         path = record_path(Path(app.srcdir), config, env.docname)
         record, problem = _read_record(path)
+        ran = fill_checks(env, doctree)
         report = check_page(env.docname, doctree, config, record)
         report.bindings_stamp = _stamp(path)
         report.bindings_path = path.relative_to(app.srcdir).as_posix()
@@ -59,7 +61,7 @@ class VerifiedCollector(EnvironmentCollector):
             report.findings.append(Finding(env.docname, None, Subtype.BINDING, problem))
         early: list[Any] = env.temp_data.pop("verified_findings", None) or []
         as_text = [] if config.colon_fence else unread_directives(env.docname, doctree)
-        report.findings[:0] = [*early, *as_text,
+        report.findings[:0] = [*early, *ran, *as_text,
                                *unknown_macros(env.docname, doctree, config.known_macros)]
         add_header_mark(doctree, report)
         pages(env)[env.docname] = report

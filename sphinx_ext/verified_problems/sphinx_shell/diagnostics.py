@@ -13,6 +13,8 @@ from enum import StrEnum
 
 from sphinx.util import logging
 
+from ..core import located
+
 logger = logging.getLogger("verified_problems")
 
 TYPE = "verified"
@@ -98,11 +100,11 @@ class Finding:
         return self.subtype not in ADVISORY
 
 
-def emit(finding: Finding) -> None:
-    """Log a finding at its page and line, with its type and subtype."""
-    if finding.source is not None:
-        location: str | tuple[str, int | None] = (
-            f"{finding.source}:{finding.line}" if finding.line else finding.source)
+def emit(finding: Finding, page: str = "") -> None:
+    """Log a finding at its page and line, with its type and subtype; ``page`` is the page's
+    file (a notebook's findings are located by cell)."""
+    if finding.source is not None or page.endswith(".ipynb"):
+        location: str | tuple[str, int | None] = located(finding.source or page, finding.line)
     else:
         location = (finding.docname, finding.line) if finding.line else finding.docname
     log = logger.error if finding.is_error else logger.warning

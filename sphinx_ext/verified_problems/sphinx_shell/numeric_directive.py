@@ -26,6 +26,7 @@ from ..engine import Failure
 from . import nodes as vnodes
 from .config import env_config
 from .diagnostics import Finding, Subtype
+from .notebook import label_for, note_client, notebook_client
 from .snippets import SnippetPathError, request_for, resolve_snippet, run_snippet
 
 if TYPE_CHECKING:
@@ -143,9 +144,13 @@ class CheckNumeric(SphinxDirective):
             classes=["no-search"],
         )
         self.set_source_info(node)
+        if not written and (client := notebook_client(self.state.document)) is not None:
+            return [self._notebook(node, client)]
         if not written:
             message = ("check-numeric names no snippet; write the file name after the "
-                       "directive, as in ':::{check-numeric} ii-3-b01-attention-by-hand.py'")
+                       "directive, as in ':::{check-numeric} ii-3-b01-attention-by-hand.py' "
+                       "(only on a notebook page, MyST-NB's, does it check the page's own "
+                       "cells)")
             self._finding(Subtype.SNIPPET_PATH, message)
             node["failure"] = "path"
             node += nodes.paragraph("", "No snippet was named, so nothing here was verified.")
@@ -177,6 +182,14 @@ class CheckNumeric(SphinxDirective):
         node["transcript"] = node["stdout"] or result.message
         node["verdict"] = ""
         return [node]
+
+    def _notebook(self, node: vnodes.numeric_check, client: object) -> vnodes.numeric_check:
+        """A check of the page's own cells: filled once the page is read (:mod:`.notebook`)."""
+        note_client(self.env, client)
+        node["snippet"] = label_for(self.env)
+        node["notebook"] = True
+        node["verdict"] = ""
+        return node
 
     def _record(self, node: vnodes.numeric_check, path: Path, result: SnippetResult) -> None:
         node["stdout"] = result.stdout if result.ok else _shown(result.stdout)
@@ -237,7 +250,9 @@ class ExpandCheck(SphinxPostTransform):
 
     def run(self, **kwargs: Any) -> None:
         for check in self.document.findall(vnodes.numeric_check):
-            if "script" in check:
+            if check.get("notebook"):
+                check += _notebook_parts(check)
+            elif "script" in check:
                 check += _parts(check)
 
 
@@ -259,6 +274,18 @@ def _parts(check: vnodes.numeric_check) -> list[Node]:
                                          verified_tokens=check.get("script_tokens"))),
         _collapsible(["verified-transcript"], "What it printed at build time",
                      nodes.literal_block(shown, shown, language="text"), opened=True),
+        nodes.paragraph(verdict, verdict, classes=[vnodes.VERDICT_CLASS]),
+    ]
+
+
+def _notebook_parts(check: vnodes.numeric_check) -> list[Node]:
+    """A notebook's check shows what its cells printed and glued (closed: the cells' outputs
+    are on the page already) and the verdict; its code is the page's own."""
+    shown = check.get("transcript", "")
+    verdict = check["verdict"]
+    return [
+        _collapsible(["verified-transcript"], "What its cells printed and glued at build time",
+                     nodes.literal_block(shown, shown, language="text")),
         nodes.paragraph(verdict, verdict, classes=[vnodes.VERDICT_CLASS]),
     ]
 

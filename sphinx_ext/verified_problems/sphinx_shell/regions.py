@@ -23,6 +23,7 @@ from ..core import (
     Position,
     ProseExtract,
     ProseNumber,
+    cell_lines,
     near,
     offset_to_position,
     read_math,
@@ -133,11 +134,17 @@ class _Walker:
         # a second 0.5 in the row must be found after the first, not at it again.
         cursor = self.cursors.get((path, line))
         if cursor is None:
-            lines = self.lines.get(path)
-            if lines is None:
-                lines = self.lines[path] = source_lines(path)
-            cursor = self.cursors[(path, line)] = Cursor(lines, line)
+            cursor = self.cursors[(path, line)] = self._new_cursor(path, line)
         return cursor
+
+    def _new_cursor(self, path: str, line: int) -> Cursor:
+        if path.endswith(".ipynb"):  # MyST-NB numbers each cell's lines from its own base
+            cell = cell_lines(path, line + 1)
+            return Cursor(*((cell[0], line, cell[1]) if cell else ((), line)))
+        lines = self.lines.get(path)
+        if lines is None:
+            lines = self.lines[path] = source_lines(path)
+        return Cursor(lines, line)
 
     def _math(self, node: nodes.Element, exempt: bool) -> Region:
         latex = node.astext()

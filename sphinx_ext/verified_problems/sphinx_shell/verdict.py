@@ -26,12 +26,13 @@ def report_verdict(app: Sphinx, exception: BaseException | None) -> None:
     if exception is not None:
         return
     reports = pages(app.env)
-    findings = sorted(
-        (f for report in reports.values() for f in report.findings),
-        key=lambda f: (f.docname, f.line or 0),
+    located = sorted(
+        ((f, report.source) for report in reports.values() for f in report.findings),
+        key=lambda pair: (pair[0].docname, pair[0].line or 0),
     )
-    for finding in findings:
-        emit(finding)
+    for finding, page in located:
+        emit(finding, page)
+    findings = [finding for finding, _page in located]
     errors = sum(f.is_error for f in findings)
     checked = [r for r in reports.values() if r.snippets]
     numbers = sum(r.number_count for r in checked)

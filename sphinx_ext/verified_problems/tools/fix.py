@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core import index_label, read_request
+from ..core import CellEdit, LayoutError, edit_cells, index_label, located, read_request
 from ..sphinx_shell.records import SNIPPET_FAILED
 from .check_run import FileChanged, checked_report, show_diff, tool_parser, write_atomically
 from .reports import NUMBER_SUBTYPES
@@ -176,12 +176,17 @@ def main(argv: list[str] | None = None) -> int:
     changed = 0
     try:
         for path, file_edits in sorted(by_file.items()):
-            changed += _fix_file(path, file_edits, write=not (args.check or args.diff))
+            try:
+                changed += _fix_file(path, file_edits, write=not (args.check or args.diff))
+            except LayoutError as error:
+                unfixable.append(Unfixable(path, None, f"{len(file_edits)} digits of this "
+                                                       f"notebook were not fixed: {error}"))
     except (FileChanged, OSError) as error:
         sys.stderr.write(f"verified-fix: {error}\n")
         return 1
     for item in unfixable:
-        print(f"{item.path}:{item.line}: not fixed, correct it by hand: {item.message}")
+        print(f"{located(str(item.path), item.line)}: not fixed, correct it by hand: "
+              f"{item.message}")
     if args.check:
         return 1 if changed else 0
     verb = "would change" if args.diff else "changed"
@@ -192,16 +197,26 @@ def main(argv: list[str] | None = None) -> int:
 def _fix_file(path: Path, edits: list[Edit], write: bool) -> int:
     original = path.read_bytes()
     text = original.decode("utf-8")
-    new_text, misplaced = apply(text, edits)
+    new_text, misplaced = _edited(path, text, edits)
     for edit in misplaced:
-        print(f"{path}:{edit.line}: not fixed, {edit.old!r} is no longer at column "
-              f"{edit.column}; rebuild and run the fix again")
+        print(f"{located(str(path), edit.line)}: not fixed, {edit.old!r} is no longer at "
+              f"column {edit.column}; rebuild and run the fix again")
     if new_text == text:
         return 0
     show_diff(path, text, new_text)
     if write:
         write_atomically(path, original, new_text)
     return len(edits) - len(misplaced)
+
+
+def _edited(path: Path, text: str, edits: list[Edit]) -> tuple[str, list[Edit]]:
+    """The file's text with the edits made: a notebook's in its cells' JSON, exactly (or a
+    :class:`LayoutError` if that cannot be done without changing anything else)."""
+    if path.suffix != ".ipynb":
+        return apply(text, edits)
+    by_edit = {CellEdit(e.line, e.column, e.old, e.new): e for e in edits}
+    new_text, missed = edit_cells(text, by_edit)
+    return new_text, [by_edit[cell_edit] for cell_edit in missed]
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -20,7 +20,7 @@ from xml.sax.saxutils import escape
 
 from sphinx.util import logging
 
-from ..core import index_label
+from ..core import index_label, located
 from ..sphinx_shell.config import read_config
 from ..sphinx_shell.diagnostics import Subtype
 from ..sphinx_shell.outputs import written_before
@@ -96,7 +96,7 @@ def _cases(report: PageReport, srcdir: Path | None) -> Iterable[tuple[str, bool]
             inside = [_element("skipped", {"message": "exempted by the author"}, depth=3)]
         elif status != "match":
             message = in_context(number["message"], number["context"])
-            inside = [_failure(f"{source}:{number['line']}: {message}", status)]
+            inside = [_failure(f"{located(source, number['line'])}: {message}", status)]
         else:
             inside = [_element("system-out", {}, depth=3, text=number["provenance"])] \
                 if number["provenance"] else []
@@ -105,10 +105,11 @@ def _cases(report: PageReport, srcdir: Path | None) -> Iterable[tuple[str, bool]
     for finding in report.findings:
         if finding.subtype in NUMBER_SUBTYPES or not finding.is_error:
             continue
-        located = f"{report.finding_source(finding, srcdir)}:{finding.line}: {finding.message}"
+        where = located(report.finding_source(finding, srcdir), finding.line)
         name = f"line {finding.line}: {finding.subtype.value}"
         yield _element("testcase", {"classname": classname, "name": name},
-                       [_failure(located, finding.subtype.value)], depth=2), True
+                       [_failure(f"{where}: {finding.message}", finding.subtype.value)],
+                       depth=2), True
 
 
 def _failure(located: str, kind: str) -> str:
