@@ -71,9 +71,11 @@ from .notebook import (
     CellsRun,
     LayoutError,
     cell_lines,
+    cell_of_line,
     cells_transcript,
     edit_cells,
     located,
+    read_location,
 )
 from .printed import Literal, index_label, literal_places, source_assignments, source_literals
 from .prose import read_math, read_text
@@ -126,6 +128,7 @@ __all__ = [
     "Verdict",
     "align",
     "cell_lines",
+    "cell_of_line",
     "cells_transcript",
     "compare",
     "edit_cells",
@@ -137,6 +140,7 @@ __all__ = [
     "offset_to_position",
     "place_key",
     "places_for",
+    "read_location",
     "read_math",
     "read_record",
     "read_request",

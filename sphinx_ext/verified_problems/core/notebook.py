@@ -20,9 +20,14 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, Decimal
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from .digits import to_decimal
+from .transcript import read_transcript
+from .values import Entry
 
 #: MyST-NB's line numbers of an ``.ipynb``: cell ``i`` starts at ``(i + 1) * LINE_BASE``.
 LINE_BASE = 10000
@@ -53,18 +58,20 @@ def cells_transcript(cells: Sequence[Mapping[str, Any]], glued: Mapping[str, Map
     """The transcript of a notebook's executed cells and glued values.
 
     A cell's error output fails the run unless errors are expected (``allow_errors``, or the
-    cell's ``raises-exception`` tag). So does an ``execution_error`` (the executor's, such as a
-    timeout: it is placed at the first code cell that did not run), a page whose code never
-    ran, and a run that printed and glued nothing.
+    cell's ``raises-exception`` tag). So does an ``execution_error`` (the executor's: a timeout
+    is placed at the cell it interrupted, another at the first code cell that did not run), a
+    page whose code never ran, and a run that printed and glued nothing.
     """
     code = [(index, cell) for index, cell in enumerate(cells) if cell.get("cell_type") == "code"]
     printed = "".join(_stdout(cell) for _index, cell in code)
     script = "\n".join(_python(_text(cell.get("source", ""))) for _index, cell in code)
-    transcript = printed + "".join(_glued_line(name, output) for name, output in glued.items())
+    transcript = printed + _glued_lines(printed, glued)
+    timed_out = execution_error is not None and "Timeout" in execution_error
     for index, cell in code:
         error = _error(cell, allow_errors)
-        if error is not None:
-            return CellsRun(transcript, script, error[0], index, error[1])
+        if error is not None:  # a timeout interrupts its cell: the timeout is the failure
+            return CellsRun(transcript, script, execution_error if timed_out else error[0],
+                            index, error[1])
     unrun = next((index for index, cell in code if cell.get("execution_count") is None
                   and _text(cell.get("source", "")).strip()), None)
     if execution_error is not None:
@@ -94,9 +101,40 @@ def _python(source: str) -> str:
     return "\n".join("" if _NOT_PYTHON.match(line) else line for line in source.split("\n"))
 
 
-def _glued_line(name: str, output: Mapping[str, Any]) -> str:
-    plain = _text(output.get("data", {}).get("text/plain", "")).strip()
-    return f"{name} = {plain}\n" if plain else ""
+def _glued_lines(printed: str, glued: Mapping[str, Mapping[str, Any]]) -> str:
+    """A ``NAME = VALUE`` line for each glued value, but for a value the cells also printed
+    under its name (``print("p =", p)`` and ``glue("p", p)``): that one is the printed line.
+
+    A glued value that is not the printed one is kept, and the transcript says that the name
+    was printed twice.
+    """
+    entries = read_transcript(printed).entries
+    lines = []
+    for name, output in glued.items():
+        plain = _text(output.get("data", {}).get("text/plain", "")).strip()
+        line = f"{name} = {plain}\n" if plain else ""
+        printed_entry = entries.get(name)
+        glued_entry = read_transcript(line).entries.get(name) if printed_entry else None
+        if not (printed_entry and glued_entry and _same(printed_entry, glued_entry)):
+            lines.append(line)
+    return "".join(lines)
+
+
+def _same(first: Entry, second: Entry) -> bool:
+    """Whether two printings of a quantity agree, at the places of the shorter of each pair."""
+    return first.shape == second.shape and all(
+        _agree(a, b) for a, b in zip(first.values, second.values, strict=True))
+
+
+def _agree(first: str, second: str) -> bool:
+    try:
+        a, b = to_decimal(first), to_decimal(second)
+    except ValueError:
+        return first == second
+    if not (a.is_finite() and b.is_finite()):
+        return first == second
+    unit = Decimal(1).scaleb(max(int(a.as_tuple().exponent), int(b.as_tuple().exponent)))
+    return a.quantize(unit, ROUND_HALF_EVEN) == b.quantize(unit, ROUND_HALF_EVEN)
 
 
 def _error(cell: Mapping[str, Any], allow_errors: bool) -> tuple[str, int | None] | None:
@@ -138,6 +176,22 @@ def located(path: str, line: int | None) -> str:
     if found is not None:
         return f"{path}:cell {found[0] + 1}, line {found[1]}"
     return f"{path}:{line}" if line else path
+
+
+#: A location as :func:`located` writes it: ``PAGE:LINE`` or ``PAGE:cell N, line K``.
+_LOCATION = re.compile(r"(?P<page>.+):(?:cell (?P<cell>\d+), line (?P<within>\d+)|(?P<line>\d+))")
+
+
+def read_location(text: str) -> tuple[str, int] | None:
+    """The page and line of a location as :func:`located` writes it (what a build message
+    says is what a command takes back), or None."""
+    found = _LOCATION.fullmatch(text.strip())
+    if found is None:
+        return None
+    if found["line"] is not None:
+        return found["page"], int(found["line"])
+    cell, within = int(found["cell"]), int(found["within"])
+    return (found["page"], cell * LINE_BASE + within + 1) if cell >= 1 and within >= 1 else None
 
 
 @lru_cache(maxsize=64)

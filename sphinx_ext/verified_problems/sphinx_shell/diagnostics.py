@@ -103,7 +103,7 @@ class Finding:
 def emit(finding: Finding, page: str = "") -> None:
     """Log a finding at its page and line, with its type and subtype; ``page`` is the page's
     file (a notebook's findings are located by cell)."""
-    if finding.source is not None or page.endswith(".ipynb"):
+    if finding.source is not None or (page.endswith(".ipynb") and finding.line):
         location: str | tuple[str, int | None] = located(finding.source or page, finding.line)
     else:
         location = (finding.docname, finding.line) if finding.line else finding.docname

@@ -97,6 +97,10 @@ def _failure_line(client: Any, run: CellsRun, ipynb: bool) -> int | None:
 
 def _failure_message(label: str, run: CellsRun, config: Any) -> str:
     message = f"the cells of {label} failed: {run.failure}"
+    if run.failed_cell is not None and getattr(config, "execution_mode", None) == "off" \
+            and "did not run" in (run.failure or ""):
+        return message + " (nb_execution_mode is 'off' in conf.py: set it to 'cache' or 'auto', " \
+                         "or store the notebook with its outputs)"
     if _failure(run) is Failure.TIMEOUT:
         timeout = getattr(config, "execution_timeout", None)
         return message + (f" (a cell ran longer than nb_execution_timeout, {timeout} s: make it "

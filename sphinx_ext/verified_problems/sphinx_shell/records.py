@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..core import cell_of_line
 from .diagnostics import Finding
 
 if TYPE_CHECKING:
@@ -143,18 +144,29 @@ class PageReport:
             srcdir)
 
     def to_json(self, srcdir: Path | None = None) -> dict[str, Any]:
-        """The page as the JSON report writes it; ``source`` relative to ``srcdir`` if inside."""
+        """The page as the JSON report writes it; ``source`` relative to ``srcdir`` if inside.
+
+        On an ``.ipynb``, ``line`` is MyST-NB's (the one its own messages give) and ``cell``
+        the cell and its line, both counted from 1, as a person finds them.
+        """
+        numbers = [dict(zip(NUMBER_FIELDS, row, strict=True)) for row in self.number_rows()]
+        findings = [
+            {"line": f.line, "subtype": f.subtype.value, "message": f.message,
+             "error": f.is_error, **({"file": _relative(f.source, srcdir)} if f.source else {})}
+            for f in self.findings
+        ]
+        if self.source.endswith(".ipynb"):
+            for item in [*numbers, *findings]:
+                found = cell_of_line(item["line"]) if item["line"] and "file" not in item else None
+                if found is not None:
+                    item["cell"] = [found[0] + 1, found[1]]
         return {
             "docname": self.docname,
             "source": self.relative_source(srcdir),
             "bindings": self.bindings_path,
-            "numbers": [dict(zip(NUMBER_FIELDS, row, strict=True)) for row in self.number_rows()],
+            "numbers": numbers,
             "snippets": [_plain(s, _run_facts()) for s in self.snippets],
-            "findings": [
-                {"line": f.line, "subtype": f.subtype.value, "message": f.message,
-                 "error": f.is_error, **({"file": _relative(f.source, srcdir)} if f.source else {})}
-                for f in self.findings
-            ],
+            "findings": findings,
         }
 
 

@@ -17,13 +17,14 @@ quantities is bound again to them (the page now means another quantity) and said
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..core import Binding, RecordError, read_record, write_record
+from ..core import Binding, RecordError, located, read_location, read_record, write_record
 from ..sphinx_shell.records import SNIPPET_FAILED
 from .check_run import FileChanged, checked_report, show_diff, tool_parser, write_atomically
 
@@ -54,11 +55,11 @@ class Choice:
     def parse(cls, text: str) -> Choice:
         """Read ``problems/a.md:92=E[1,2]``; ValueError says what is wrong."""
         where, equals, quantity = text.partition("=")
-        page, colon, line = where.rpartition(":")
-        if not (equals and colon and line.isdigit() and quantity.strip()):
+        location = read_location(where)
+        if not (equals and location and quantity.strip()):
             raise ValueError(f"--choose {text!r}: write PAGE:LINE=QUANTITY, e.g. "
-                             "problems/a.md:92=E[1,2]")
-        return cls(page, int(line), quantity.strip())
+                             "problems/a.md:92=E[1,2] (in an .ipynb, PAGE:cell N, line K)")
+        return cls(location[0], location[1], quantity.strip())
 
     def applies(self, source: str, line: int | None) -> bool:
         """Whether this choice is for a digit on this line of this page."""
@@ -88,7 +89,7 @@ def plan_page(page: dict[str, Any], srcdir: Path, choices: list[Choice],
 
 def _decide(number: dict[str, Any], plan: PagePlan, choices: list[Choice],
             ask: Ask | None) -> Binding | None:
-    where = f"{plan.source}:{number['line']}"
+    where = located(plan.source, number["line"])
     candidates = [tuple(c) for c in number["candidates"]]
     base = Binding(number["snippet"], number["context"], number["near"], number["prose"], None)
     if number["status"] == "match" and number["bound"]:
@@ -108,7 +109,7 @@ def _decide(number: dict[str, Any], plan: PagePlan, choices: list[Choice],
     chosen = _chosen(number, plan.source, candidates, choices, ask)
     if chosen is None:
         plan.said.append(f"{where}: {number['prose']} matches {_listed(candidates)}; choose "
-                         f"one: --choose {plan.source}:{number['line']}=QUANTITY")
+                         f"one: --choose {shlex.quote(where + '=QUANTITY')}")
         plan.open += 1
         return replace(base, choose=tuple(label for label, _ in candidates))
     if number["bound"] and number["bound"] != chosen[0]:
@@ -127,7 +128,7 @@ def _chosen(number: dict[str, Any], source: str, candidates: list[tuple[str, str
             if found is not None:
                 return found
     if ask is not None:
-        answer = ask(f"{source}:{number['line']}: {number['prose']}", candidates)
+        answer = ask(f"{located(source, number['line'])}: {number['prose']}", candidates)
         return None if answer is None else _among(answer, candidates)
     return None
 
