@@ -9,10 +9,25 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from sphinx.config import Config
 
 pytest.register_assert_rewrite("support")
 
 from support import ROOTS, copy_root_to  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _fresh_source_suffix() -> None:
+    """Give each test's builds Sphinx's own default ``source_suffix``.
+
+    Sphinx merges the suffixes that extensions register into the default dict itself (its
+    ``merge_source_suffix``), so in one process a project without a ``source_suffix`` of its
+    own would inherit an earlier project's: ``.md`` read by MyST-NB's parser in a MyST-Parser
+    project, or the reverse. A build run as a command starts from the default every time.
+    """
+    default = Config.config_values["source_suffix"].default
+    default.clear()
+    default[".rst"] = "restructuredtext"
 
 
 @pytest.fixture(scope="session")

@@ -190,8 +190,9 @@ def test_parallel_builds_check_notebooks_the_same(root: Path) -> None:
 
 def fix(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """``verified-fix`` on the root, as an author runs it."""
-    return subprocess.run([str(BIN / "verified-fix"), ".", "--build", "_fix", *args], cwd=root,
-                          capture_output=True, text=True, timeout=600, check=False)
+    command = [str(BIN / "verified-fix"), ".", "--build", "_build/fix", *args]
+    return subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=600,
+                          check=False)
 
 
 def test_fix_repairs_a_myst_notebook_and_an_ipynb_changing_only_those_digits(
@@ -230,3 +231,21 @@ def test_the_reports_locate_an_ipynbs_numbers_by_cell(root: Path) -> None:
     assert [(n["name"], n["cell"]) for n in wrong] == [("q", [3, 3])]
     junit = (out / "verification.xml").read_text(encoding="utf-8")
     assert f'message="{SIGMOID}:cell 3, line 3: q: prose 0.6226' in junit
+
+
+def test_bind_asks_for_a_choice_in_an_ipynb_by_cell_and_takes_it_back(root: Path) -> None:
+    edit_cell(root / SIGMOID, 1, 'print("q =", q)', 'print("q =", q)\nprint("a =", 0.25)\n'
+                                                     'print("b =", 0.24999)')
+    edit_cell(root / SIGMOID, 2, "and its slope", "a quarter is 0.25, and its slope")
+    bind = [str(BIN / "verified-bind"), ".", "--build", "_build/bind", "--no-ask"]
+    asked = subprocess.run(bind, cwd=root, capture_output=True, text=True, timeout=600,
+                           check=False)
+    hint = f"--choose '{SIGMOID}:cell 3, line 5=QUANTITY'"
+    assert hint in asked.stdout, asked.stdout + asked.stderr
+    chosen = subprocess.run([*bind, "--choose", f"{SIGMOID}:cell 3, line 5=b"], cwd=root,
+                            capture_output=True, text=True, timeout=600, check=False)
+    assert chosen.returncode == 0, chosen.stdout + chosen.stderr
+    record = json.loads((root / "_bindings" / "sigmoid.json").read_text(encoding="utf-8"))
+    assert [b["bound"] for b in record["bindings"] if b["prose"] == "0.25"] == ["b"]
+    result = build(root)
+    assert result.statuscode == 0, result.warning
