@@ -459,7 +459,18 @@ def test_percentages_stand_for_their_hundredth() -> None:
     assert failures(r"p = 82.48\%", "p = 0.824712\n") == [
         "p: prose 82.48, printed 82.47"]  # in the units written: what `make fix` writes
     assert failures(r"p = 3.7264\%", "p = 3.72639089\n") == []  # printed as a percentage
-    assert failures(r"p = 82.47\%", "p = 82.4712\n") != []  # 82.47 claims 82.4700 then
+    # printed as a percentage, compared at the places of its hundredth (0.8247: 82.47)
+    assert failures(r"p = 82.47\%", "p = 82.4712\n") == []
+    assert failures(r"p = 82.48\%", "p = 82.4712\n") != []
+    assert failures(r"p = 41.67\%", "p = 41.66666666666667\n") == []
+    assert failures(r"p = 41.66\%", "p = 41.66666666666667\n") != []
+
+
+def test_a_scalar_for_a_printed_array_holds_where_it_is_every_entry() -> None:
+    assert failures(r"V_0 = 0", "V_0 = [0. 0. 0.]\n") == []
+    assert failures(r"V_0 = 0.5", "V_0 = [0.5 0.5]\n") == []
+    assert failures(r"V_0 = 1", "V_0 = [0. 0. 0.]\n") == ["V_0: prose is a scalar, printed is 3"]
+    assert failures(r"V_0 = 0", "V_0 = [0. 1. 0.]\n") == ["V_0: prose is a scalar, printed is 3"]
 
 
 def test_given_data_is_quoted_and_named_from_the_source() -> None:
@@ -500,3 +511,27 @@ def test_a_positive_number_after_a_binary_minus_may_be_a_printed_negative() -> N
     # arithmetic keeps its sign honest: the wrong sign does not give the result
     assert failures(r"-2.9 + 0.0999 = -2.8001", printed) == []
     assert failures(r"-2.9 - 0.0999 = -2.8001", printed) != []
+
+
+def test_the_largest_and_smallest_of_a_list_are_evaluated() -> None:
+    assert failures(r"V_1(s_3) = \max(2, 5) = 5, \quad \max(2 + 0.5 \cdot 5,\; 5) = 5",
+                    "r = 0.5\n") == []
+    assert failures(r"V_1(s_3) = \max(2, 5) = 6") == [
+        r"the arithmetic does not hold: \max(2, 5) is 5.0000, not 6"]
+    assert failures(r"\min\{0.2, 0.7\} = 0.7", "x = 0.2\ny = 0.7\n") == [
+        r"the arithmetic does not hold: \min\{0.2, 0.7\} is 0.2000, not 0.7"]
+    assert failures(r"(\max(1, 2), 3) = (2, 4)") == [
+        "the arithmetic does not hold: 3 is 3.0000, not 4"]
+    assert failures(r"\max_a Q(s, a) = 0.5", "q = 0.5\n") == []  # over a set: no arithmetic
+
+
+def test_a_wrong_factor_of_a_product_with_a_printed_result_is_blamed_itself() -> None:
+    latex = (r"\nabla L = \begin{bmatrix} 0.1605 \\ 0.4822 \\ -0.6428 \end{bmatrix}"
+             "\n" r"\begin{bmatrix} 2 & 2 \end{bmatrix}" "\n"
+             r"= \begin{bmatrix} 0.1605 & 0.3210 \\ 0.4822 & 0.9645 \\ -0.6428 & -1.2855 "
+             r"\end{bmatrix}")
+    printed = ("r = [0.16052 0.48224 -0.64276]\nx = [1. 2.]\n"
+               "grad = [[0.16052 0.32104]\n [0.48224 0.96448]\n [-0.64276 -1.28552]]\n")
+    wrong = [v for v in check(latex, printed) if v.failed]
+    assert len(wrong) == 3
+    assert {where(latex, v)[:30] for v in wrong} == {r"\begin{bmatrix} 2 & 2 \end{bma"}

@@ -56,8 +56,8 @@ from .evaluation import (
     term_items,
 )
 from .latex import Equation
-from .latex.grammar import Literal, NameTuple, classify, unit_of
-from .latex.tokens import Delim, Num, is_tok, walk
+from .latex.grammar import Literal, NameTuple, classify, rows_of, unit_of
+from .latex.tokens import Delim, Env, Num, is_tok, walk
 from .latex.vocabulary import EITHER_SIGN, MINUS
 from .values import SourceProblem
 
@@ -314,13 +314,25 @@ class _Chain:
             if printed is False or changed:  # the result is what is wrong
                 found.append(SourceProblem(number.start, message))
             elif printed is True and computation is not None:  # the result is a printed array
-                found.append(SourceProblem(computation, message))
+                factor = self._unprinted_factor(self.terms[computed]) if where is None else None
+                found.append(SourceProblem(computation if factor is None else factor, message))
             elif where is None:
                 found.append(SourceProblem(number.start, message, starts[i],
                                            readings[-1][i].value))
             else:
                 found.append(SourceProblem(where, message))
         return found
+
+    def _unprinted_factor(self, term: Sequence[Any]) -> int | None:
+        """Where the one tuple or matrix of a computation that is no printed array starts
+        (``r x^T`` with ``r`` printed: ``x^T`` was changed), or None if that is not one."""
+        found: dict[int, list[list[Any]] | None] = {}
+        factors = [item for item in term_items(term) if entries_of(item, found) is not None]
+        if len(factors) < 2:
+            return None
+        unprinted = [item for item in factors if self.known.arrangement(
+            [_text(cell, self.source) for cell in found[id(item)] or ()], _ndim(item)) is not True]
+        return unprinted[0].start if len(unprinted) == 1 else None
 
     def _result_changed(self, number: Num, readings: list[list[Value]], i: int) -> bool:
         """Whether a matrix cell's computation gives a printed number and the number written
@@ -612,6 +624,14 @@ def _entry_starts(term: Sequence[Any], count: int) -> list[int | None]:
     if count > 1 and len(arrays) == 1:
         return [_start(entry) for entry in arrays[0]]
     return [_start(term)] * count
+
+
+def _ndim(item: Any) -> int:
+    """A tuple's dimensions, or a matrix's: one for a single row or column."""
+    if not isinstance(item, Env):
+        return 1
+    rows = rows_of(item)
+    return 1 if len(rows) == 1 or all(len(row) == 1 for row in rows) else 2
 
 
 def _start(term: Sequence[Any]) -> int | None:

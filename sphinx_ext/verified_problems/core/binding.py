@@ -210,16 +210,18 @@ class Quantities:
             return None if found is None else negated(found)
         return self.values.get(label)
 
-    def candidates(self, prose: str, magnitude: bool,
-                   printed: bool = True) -> tuple[tuple[str, str], ...]:
-        """What a free digit's digits may be bound to at the policy: one group a value, of
-        every quantity printed with that value (``a_1[1] = A[1,1]``); with ``magnitude``, the
-        negatives' too (``-x_2``); without ``printed``, the source's literals only (for a
-        value the prose names, which the snippet did not print). Each with its value."""
-        found = self._printed.matching(prose, self.policy, magnitude) if printed else []
+    def candidates(self, prose: str, magnitude: bool, printed: bool = True,
+                   policy: Policy | None = None) -> tuple[tuple[str, str], ...]:
+        """What a free digit's digits may be bound to at the policy (or at ``policy``): one
+        group a value, of every quantity printed with that value (``a_1[1] = A[1,1]``); with
+        ``magnitude``, the negatives' too (``-x_2``); without ``printed``, the source's literals
+        only (for a value the prose names, which the snippet did not print). Each with its
+        value."""
+        policy = policy or self.policy
+        found = self._printed.matching(prose, policy, magnitude) if printed else []
         if not found:
             found = [(value, label) for value, label in
-                     self._literals.matching(prose, self.policy, magnitude=True)
+                     self._literals.matching(prose, policy, magnitude=True)
                      if not label.startswith("-") or label[1:] in self._minus]
         return tuple((group, str(self._one(group.split(GROUP)[0])))
                      for group in _grouped(found))

@@ -21,7 +21,7 @@ stands for, so that the prose's arithmetic can follow the book's policy.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Context, Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
@@ -47,6 +47,8 @@ _LOGS = frozenset(["\\log", "\\ln", "\\lg"])
 #: The base of each logarithm as written; ``\log`` without a subscript takes the book's.
 _LOG_BASES = {"\\ln": None, "\\lg": 10}
 #: Upright forms of Euler's number: ``\mathrm{e}^{x}`` is ``e^{x}``.
+#: The largest and the smallest of a list written out: ``\max(4.5,\; 5)``.
+_EXTREMES = frozenset(["\\max", "\\min"])
 _UPRIGHT = frozenset(["\\mathrm", "\\operatorname", "\\textrm", "\\text", "\\mathit"])
 #: Brackets whose content's absolute value they mean.
 ABSOLUTE = frozenset(["|", "\\lvert", "\\vert"])
@@ -107,12 +109,46 @@ def _parts(items: list[Any]) -> list[list[Any]]:
     one size, one copy per entry with each of them replaced by that entry (``0.36\\,(-0.55,\\;
     0.55)``, ``\\frac13 \\begin{pmatrix}…``, ``(0.5, -0.5) - 0.5\\,(-0.1132, 0.2467)``)."""
     found: dict[int, list[list[Any]] | None] = {}
-    items = _multiplied(items)
+    items = _multiplied(_gathered(items))
     sizes = set(_entry_counts(items, found))
     if len(sizes) != 1:
         return [items]
     count = sizes.pop()
     return [_entry(items, k, found) for k in range(count)]
+
+
+@dataclass(frozen=True)
+class _Extreme:
+    """``\\max`` or ``\\min`` with the numbers listed in its brackets, as one item: those
+    brackets are its arguments, not a tuple (``\\max(4.5,\\; 5)`` is one value)."""
+
+    largest: bool
+    arguments: tuple[tuple[Any, ...], ...]
+    start: int
+
+
+def _gathered(items: list[Any]) -> list[Any]:
+    """``items`` with each ``\\max(…)`` and ``\\min(…)`` of two or more arguments made one
+    :class:`_Extreme`, inside brackets too (the items themselves where there is none)."""
+    out: list[Any] = []
+    changed = False
+    for item in items:
+        if out and is_tok(out[-1], _EXTREMES) and isinstance(item, Delim) \
+                and item.opener in ("(", "[", "\\{"):
+            parts = split_commas(item.items)
+            if len(parts) > 1:
+                out[-1] = _Extreme(out[-1].text == "\\max",
+                                   tuple(tuple(_gathered(list(part))) for part in parts),
+                                   out[-1].start)
+                changed = True
+                continue
+        if isinstance(item, Group | Delim):
+            inner = _gathered(list(item.items))
+            if inner != list(item.items):
+                item = replace(item, items=tuple(inner))
+                changed = True
+        out.append(item)
+    return out if changed else items
 
 
 @dataclass(frozen=True)
@@ -380,6 +416,9 @@ class _Parser:
             return _function(_sqrt, argument, exact_squares=True)
         if is_tok(item, frozenset(["\\exp"])):
             return _function(_exp, self._argument_value())
+        if isinstance(item, _Extreme):
+            values = [self._sub(list(argument)) for argument in item.arguments]
+            return (max if item.largest else min)(values, key=lambda v: v.value)
         if is_tok(item, _LOGS):
             base = self._log_base(item.text)
             argument = self._argument_value()
@@ -453,7 +492,7 @@ class _Parser:
         return (is_number(item) or isinstance(item, Group)
                 or (isinstance(item, Delim) and item.opener in ("(", "[", *ABSOLUTE))
                 or is_tok(item, _FRACTIONS | frozenset(["\\sqrt", "\\exp", "e"]) | _LOGS
-                          | _UPRIGHT)
+                          | _UPRIGHT) or isinstance(item, _Extreme)
                 or (name_prefix(self.items[self.at:]) is not None
                     and not is_tok(item, MINUS | frozenset(["+", "|", "^", "_"]))))
 

@@ -20,6 +20,7 @@ from .verdicts import (
     Outcome,
     Verdict,
     as_percentage,
+    face_policy,
     in_percent,
     verdict_of,
     with_provenance,
@@ -101,7 +102,8 @@ def _candidates(cell: Placed, binder: Binder, magnitude: bool) -> tuple[tuple[st
     number, quantities = cell.number, binder.quantities
     found = quantities.candidates(number.value_text, magnitude, binder.printed)
     if not found and number.percent:
-        found = quantities.candidates(number.text, magnitude, binder.printed)
+        found = quantities.candidates(number.text, magnitude, binder.printed,
+                                      face_policy(quantities.policy))
     return found
 
 
@@ -120,8 +122,8 @@ def _bound(cell: Placed, label: str, quantities: Quantities,
         return Verdict(kind, None, None, cell, Outcome.DIVERGE, None, None, False, message,
                        bound=label, candidates=candidates)
     policy = quantities.policy
-    comparison = as_percentage(cell, compare(cell.number.value_text, value, policy),
-                               lambda face: compare(face, value, policy))
+    comparison = as_percentage(cell, compare(cell.number.value_text, value, policy), policy,
+                               lambda face, at: compare(face, value, at))
     verdict = verdict_of(kind, None, None, cell, in_percent(cell, comparison), label)
     if verdict.outcome is Outcome.DIVERGE:
         message = (f"{text} here is {bound_to(label, value)}; if the page now means "
@@ -145,8 +147,8 @@ def _pooled(cell: Placed, printed: Printed, derivations: Derivations) -> Verdict
     """A free digit among the printed numbers (as a magnitude after a binary minus or inside
     ``|…|``), derived, or given; otherwise wrong, with the nearest printed number."""
     text = cell.number.value_text
-    comparison = as_percentage(cell, printed.pool.match(text, printed.policy),
-                               lambda face: printed.pool.match(face, printed.policy))
+    comparison = as_percentage(cell, printed.pool.match(text, printed.policy), printed.policy,
+                               printed.pool.match)
     if comparison.status is Status.MATCH:
         verdict = verdict_of("free", None, None, cell, comparison, "free digit")
         return with_provenance(verdict, f"printed {comparison.printed}")

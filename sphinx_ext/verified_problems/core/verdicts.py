@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
 
-from .digits import Comparison, Status
+from .digits import Comparison, Policy, Status
 from .values import Placed
 
 
@@ -72,14 +72,21 @@ def with_provenance(verdict: Verdict, provenance: str) -> Verdict:
     return verdict if verdict.failed else replace(verdict, provenance=provenance)
 
 
-def as_percentage(cell: Placed, comparison: Comparison,
-                  judge: Callable[[str], Comparison]) -> Comparison:
+def as_percentage(cell: Placed, comparison: Comparison, policy: Policy,
+                  judge: Callable[[str, Policy], Comparison]) -> Comparison:
     """A percentage that does not match as its hundredth may match the digits written, where
-    the snippet printed the percentage itself (``3.7264`` for 3.7264 %)."""
+    the snippet printed the percentage itself (``3.7264`` for 3.7264 %, ``41.6667`` for
+    41.67 %), at the places of its hundredth (:func:`face_policy`)."""
     if not cell.number.percent or comparison.status is Status.MATCH:
         return comparison
-    face = judge(cell.number.text)
+    face = judge(cell.number.text, face_policy(policy))
     return face if face.status is Status.MATCH else comparison
+
+
+def face_policy(policy: Policy) -> Policy:
+    """The policy for a percentage's own digits: two places fewer, those of its hundredth
+    (41.67 % is 0.4167 at four places, so 41.67 at two)."""
+    return replace(policy, decimals=max(policy.decimals - 2, 0))
 
 
 def in_percent(cell: Placed, comparison: Comparison) -> Comparison:

@@ -292,6 +292,10 @@ def _check_against(
             return [Verdict("named", entry.name, index, first, Outcome.RANGE, None, None, False,
                             message)]
         return [_compare_cell(entry, index, entry.values[flat], first, policy)]
+    if not value.shape and first is not None and entry.values:
+        every_entry = _constant(entry, first, policy)
+        if every_entry is not None:
+            return [every_entry]
     if not _shapes_agree(value.shape, entry.shape):
         return [_shape_failure(entry.name, value.shape, entry.shape, first)]
     every = indices(entry.shape)
@@ -301,11 +305,22 @@ def _check_against(
     ]
 
 
+def _constant(entry: Entry, cell: Placed, policy: Policy) -> Verdict | None:
+    """A scalar written for a printed array whose every entry it is (``V_0 = 0`` for the
+    zero vector): it holds, as every entry; None if some entry is another number."""
+    verdicts = [_compare_cell(entry, index, printed, cell, policy)
+                for index, printed in zip(indices(entry.shape), entry.values, strict=True)]
+    if not all(v.outcome is Outcome.MATCH for v in verdicts):
+        return None
+    return replace(verdicts[0], index=None, provenance=f"{entry.name}, printed "
+                   f"{entry.values[0]} in each of its {len(entry.values)} entries")
+
+
 def _compare_cell(
     entry: Entry, index: tuple[int, ...], printed: str, cell: Placed, policy: Policy
 ) -> Verdict:
-    comparison = as_percentage(cell, compare(cell.number.value_text, printed, policy),
-                               lambda face: compare(face, printed, policy))
+    comparison = as_percentage(cell, compare(cell.number.value_text, printed, policy), policy,
+                               lambda face, at: compare(face, printed, at))
     label = entry.name + index_label(index)
     verdict = verdict_of("named", entry.name, index, cell, in_percent(cell, comparison), label)
     return with_provenance(verdict, f"{label}, printed {printed}")

@@ -58,7 +58,8 @@ def fill_checks(env: BuildEnvironment, doctree: nodes.document) -> list[Finding]
                            allow_errors=bool(getattr(config, "execution_allow_errors", False)),
                            execution_error=_execution_error(client))
     for check in checks:
-        check["stdout"] = check["transcript"] = run.transcript
+        check["stdout"] = run.transcript
+        check["transcript"] = run.transcript or run.failure or ""
         check["script"] = run.script
         check["failure"] = _failure(run).value if run.failure else ""
     if run.failure is None:
