@@ -535,3 +535,24 @@ def test_a_wrong_factor_of_a_product_with_a_printed_result_is_blamed_itself() ->
     wrong = [v for v in check(latex, printed) if v.failed]
     assert len(wrong) == 3
     assert {where(latex, v)[:30] for v in wrong} == {r"\begin{bmatrix} 2 & 2 \end{bma"}
+
+
+def test_a_printed_array_named_in_a_computation_is_its_values() -> None:
+    printed = "a = [0.2 0.3]\nb = [0.3 0.4]\nB = [[1. 2.]\n [3. 4.]]\nv_1 = [1. 1.]\n"
+    assert failures(r"\vec{a} + \vec{b} = (0.5, 0.7), \quad 2\vec{a} = (0.4, 0.6)",
+                    printed) == []
+    assert failures(r"\vec{a} + \vec{b} = (0.5, 0.8)", printed) == [
+        r"the arithmetic does not hold: \vec{a} + \vec{b} is 0.7000, not 0.8"]
+    assert failures(r"B\vec{v}_1 = (3, 7)", printed) == []
+    assert failures(r"B\vec{v}_1 = (3, 8)", printed) == [
+        r"the arithmetic does not hold: B\vec{v}_1 is 7.0000, not 8"]
+    # a transpose, a dot product: not a computation the values say how to do
+    assert failures(r"\vec{a}^{\mathsf T} \vec{b} = 0.2, \quad \vec{a} \cdot \vec{b} = 0.1",
+                    printed + "c = 0.18\n") == [
+        "free digit: prose 0.1 is not among the printed numbers (nearest printed 0.1800 (c))"]
+
+
+def test_a_result_of_a_computation_of_another_size_is_not_derived() -> None:
+    printed = "a = [0.2 0.3]\nb = [0.3 0.4]\n"
+    assert failures(r"(0.2, 0.3) \cdot (0.3, 0.4) = 0.1", printed) == [
+        "free digit: prose 0.1 is not among the printed numbers (nearest printed 0.2000 (a[1]))"]

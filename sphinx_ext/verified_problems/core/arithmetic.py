@@ -42,6 +42,7 @@ from typing import Any
 from .evaluation import (
     ABSOLUTE,
     Lookup,
+    NamedArray,
     NotArithmetic,
     Value,
     as_decimal,
@@ -54,6 +55,7 @@ from .evaluation import (
     rounded_text,
     split_commas,
     term_items,
+    uses_arrays,
 )
 from .latex import Equation
 from .latex.grammar import Literal, NameTuple, classify, rows_of, unit_of
@@ -78,7 +80,8 @@ class Known:
     ``arrangement`` whether numbers written as a tuple or matrix (of ``ndim`` axes) are a
     printed array (True), printed numbers otherwise arranged (False) or not all printed
     (None): where a computation and the result written after it disagree, it says which is
-    wrong.
+    wrong. ``array`` gives a printed array's shape and values by its name, so that a
+    computation with it is evaluated.
     """
 
     places: int
@@ -88,6 +91,8 @@ class Known:
     log_base: int | None = None
     values: Callable[[str], tuple[tuple[str, Fraction], ...] | None] = lambda _name: None
     arrangement: Callable[[Sequence[str], int], bool | None] = lambda _texts, _ndim: None
+    #: The shape and values of a printed array a name means (``B\\vec{v}_1`` is computed).
+    array: Callable[[str], NamedArray | None] = lambda _name: None
 
 
 @dataclass
@@ -154,13 +159,16 @@ class _Chain:
         self.source = source
         self.known = known
         self.magnitudes = {n.start for term in self.terms for n in _magnitudes(term)}
-        names = Lookup({}, known.name)
+        names = Lookup({}, known.name, known.array)
         self.seen: list[list[Fraction]] = [[] for _ in self.terms]
         self.literals = [_literal_numbers(term) for term in self.terms]
         self.written = [self._literal(j) if self.literals[j] is not None
                         else None if _is_name(term)
                         else evaluate_term(term, known.log_base, names, self.seen[j])
                         for j, term in enumerate(self.terms)]
+        #: The sides that compute with printed arrays by name (``B\\vec{v}_1``).
+        self.arrays = [isinstance(self.written[j], list) and uses_arrays(term, names)
+                       for j, term in enumerate(self.terms)]
         #: The decimals of a step that stand for a part of the step before it.
         self.carried: set[int] = set()
         self.full = self._full_values()
@@ -194,7 +202,8 @@ class _Chain:
                     numbers[number.start] = value
             seen: list[Fraction] = []
             full.append(evaluate_term(term, self.known.log_base,
-                                      Lookup(numbers, self.known.name), seen))
+                                      Lookup(numbers, self.known.name, self.known.array),
+                                      seen))
             linked = j < len(self.relations) and self.relations[j] in EQUALITIES
             before = seen + self.seen[j] if linked else []
         return full
@@ -230,8 +239,9 @@ class _Chain:
         computed, term = self.written[other], self.terms[other]
         numbers = any(literal is not None for literal in self.literals)
         if not isinstance(computed, list) or self.literals[other] is not None \
-                or (numbers and _decimals(term)) or _margin(term):
-            return []  # no computation to compare (checked first: classify costs more)
+                or (numbers and _decimals(term)) or _margin(term) or self.arrays[other]:
+            return []  # no computation to compare (checked first: classify costs more); one
+            # of printed arrays by name only against digits written (a name may mean another)
         kind = classify(self.terms[name])
         values = self.known.values(kind) if isinstance(kind, str) else None
         if values is None:
@@ -425,11 +435,9 @@ class _Chain:
                 readings = self._values(origin)
                 values = readings[-1]
                 if len(values) != len(entries):
-                    values = [number_value(number) for number in entries]
-                else:
-                    self.exact.update(n.start for i, n in enumerate(entries)
-                                      if any(r[i].value == number_value(n).value
-                                             for r in readings))
+                    continue  # a computation of another size (a dot product): no derivation
+                self.exact.update(n.start for i, n in enumerate(entries)
+                                  if any(r[i].value == number_value(n).value for r in readings))
             text = _text(self.terms[origin], self.source)
             for number, value in zip(entries, values, strict=True):
                 if number.decimal:

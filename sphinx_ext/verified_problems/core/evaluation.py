@@ -82,8 +82,12 @@ class Lookup:
 
     numbers: Mapping[int, Fraction]
     name: Callable[[str], Fraction | None]
+    #: A printed array's shape and values by the name the prose gives it (None: not one).
+    array: Callable[[str], NamedArray | None] = lambda _name: None
 
 
+#: A printed array: its shape (one or two axes) and its values, row-major, as printed.
+NamedArray = tuple[tuple[int, ...], tuple[str, ...]]
 NO_LOOKUP = Lookup({}, lambda _name: None)
 
 
@@ -98,18 +102,18 @@ def evaluate_term(term: Sequence[Any], log_base: int | None = None,
     found: list[Fraction] = [] if seen is None else seen
     try:
         values = [_Parser(part, undefined, log_base, lookup, found).whole()
-                  for part in _parts(term_items(term))]
+                  for part in _parts(term_items(term), lookup)]
     except (NotArithmetic, InvalidOperation, ArithmeticError, RecursionError):
         return None
     return undefined[0] if undefined else values
 
 
-def _parts(items: list[Any]) -> list[list[Any]]:
+def _parts(items: list[Any], lookup: Lookup = NO_LOOKUP) -> list[list[Any]]:
     """What a term's entries are written as: itself, or, where it holds tuples or matrices of
     one size, one copy per entry with each of them replaced by that entry (``0.36\\,(-0.55,\\;
     0.55)``, ``\\frac13 \\begin{pmatrix}…``, ``(0.5, -0.5) - 0.5\\,(-0.1132, 0.2467)``)."""
     found: dict[int, list[list[Any]] | None] = {}
-    items = _multiplied(_gathered(items))
+    items = _multiplied(_named_arrays(_gathered(items), lookup))
     sizes = set(_entry_counts(items, found))
     if len(sizes) != 1:
         return [items]
@@ -157,6 +161,50 @@ class _Product:
     column of the right one, as items the parser reads (``(a)(b) + (c)(d)``)."""
 
     rows: tuple[tuple[tuple[Any, ...], ...], ...]
+
+
+def _named_arrays(items: list[Any], lookup: Lookup) -> list[Any]:
+    """``items`` with each name of a printed array in a computation replaced by its values, as
+    a matrix (a column for a tuple): ``B\\vec{v}_1`` is a matrix times a column, and ``\\vec{a}
+    + \\vec{b}`` a sum of tuples. A name raised to a power (``\\vec{x}^{\\mathsf T}``) is left."""
+    if len(items) < 2:
+        return items
+    out: list[Any] = []
+    at = 0
+    replaced = False
+    while at < len(items):
+        found = name_prefix(items[at:]) if _may_name(items[at]) else None
+        array = lookup.array(found[0]) if found is not None else None
+        if found is None or array is None or is_tok(_item_at(items, at + found[1]), "^"):
+            out.append(items[at])
+            at += 1
+            continue
+        out.append(_array_item(*array))
+        at += found[1]
+        replaced = True
+    return out if replaced else items
+
+
+def uses_arrays(term: Sequence[Any], lookup: Lookup) -> bool:
+    """Whether a term computes with a printed array by its name (``\\mat{A}\\mat{V}``)."""
+    items = term_items(term)
+    return _named_arrays(items, lookup) is not items
+
+
+def _may_name(item: Any) -> bool:
+    return isinstance(item, Tok | Group) and not is_tok(item, MINUS | frozenset(["+", "^", "_"]))
+
+
+def _item_at(items: Sequence[Any], at: int) -> Any:
+    return items[at] if at < len(items) else None
+
+
+def _array_item(shape: tuple[int, ...], values: tuple[str, ...]) -> _Product:
+    """A printed array as the cells of a matrix (a vector as a column)."""
+    columns = shape[1] if len(shape) == 2 else 1
+    cells = [(Num(text, -1, -1, "." in text),) for text in values]
+    return _Product(tuple(tuple(cells[r * columns:(r + 1) * columns])
+                          for r in range(len(values) // columns)))
 
 
 def _multiplied(items: list[Any]) -> list[Any]:

@@ -129,6 +129,17 @@ class Printed:
         return tuple((entry.name + index_label(index), Fraction(value))
                      for index, value in zip(indices(entry.shape), decimals, strict=False))
 
+    def array(self, name: str) -> tuple[tuple[int, ...], tuple[str, ...]] | None:
+        """The shape and the values of a printed array a prose name means as a whole (``B``,
+        ``\\vec{v}_1``), for arithmetic that uses it; None for a scalar or an element."""
+        resolved = resolve(name, self.transcript.entries)
+        if resolved is None or resolved[1] is not None or len(resolved[0].shape) not in (1, 2):
+            return None
+        entry = resolved[0]
+        if len(entry.values) < 2 or not all(to_decimal(v).is_finite() for v in entry.values):
+            return None
+        return entry.shape, entry.values
+
     def arrays_of(self, size: int, ndim: int
                   ) -> Iterator[tuple[Entry, list[tuple[int, ...]], tuple[str, ...]]]:
         """Printed arrays of ``size`` entries, with each entry's index: whole arrays first,
