@@ -1,6 +1,8 @@
 """Shared fixtures: real Sphinx builds of small test roots copied into a temporary folder.
 
-Helpers that tests import (paths, builds, reading HTML) are in ``support.py`` beside this file.
+Helpers that tests import (paths, builds, reading HTML) are in ``support.py`` beside this file,
+and those of the tests of the installed package (the wheel, fresh environments) in
+``fresh_env.py``.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ from pathlib import Path
 import pytest
 from sphinx.config import Config
 
-pytest.register_assert_rewrite("support")
+pytest.register_assert_rewrite("support", "fresh_env")
 
+from fresh_env import build_wheel  # noqa: E402
 from support import ROOTS, copy_root_to  # noqa: E402
 
 
@@ -34,6 +37,12 @@ def _fresh_source_suffix() -> None:
 def rootdir() -> Path:
     """Where sphinx.testing finds ``test-<name>`` roots."""
     return ROOTS
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The extension's wheel, built once for every test that installs it as an adopter does."""
+    return build_wheel(tmp_path_factory.mktemp("dist"))
 
 
 @pytest.fixture

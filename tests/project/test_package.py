@@ -12,18 +12,16 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from fresh_env import Environment, environment, run
 from support import PROJECT
 
 pytestmark = pytest.mark.slow
 
 OLDEST = ("sphinx==7.4.7", "myst-parser==3.0.1")
 BELOW = "sphinx==7.3.7"
-TIMEOUT = 600
 
 SNIPPET = """import math
 
@@ -51,50 +49,6 @@ The first weight is :math:`p_1 = 0.2689`, and the second one is 0.7311.
 
 .. check-numeric:: softmax.py
 """
-
-
-def run(command: list[str | Path], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(part) for part in command], cwd=cwd, capture_output=True,
-                          text=True, timeout=TIMEOUT, check=False)
-
-
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The sdist and the wheel, built as a release would build them."""
-    out = tmp_path_factory.mktemp("dist")
-    done = run([sys.executable, "-m", "build", "--outdir", out, PROJECT], PROJECT)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert len(list(out.glob("*.tar.gz"))) == 1
-    [built] = out.glob("*.whl")
-    return built
-
-
-@dataclass
-class Environment:
-    """A fresh virtual environment with the wheel installed."""
-
-    folder: Path
-
-    def bin(self, name: str) -> Path:
-        return self.folder / "bin" / name
-
-    def pip(self, *requirements: str | Path) -> None:
-        done = run([self.bin("python"), "-m", "pip", "install", "--quiet",
-                    "--disable-pip-version-check", *requirements], self.folder)
-        assert done.returncode == 0, done.stdout + done.stderr
-
-    def installed(self) -> set[str]:
-        done = run([self.bin("python"), "-m", "pip", "list", "--format=freeze",
-                    "--disable-pip-version-check"], self.folder)
-        return {line.split("==")[0].lower() for line in done.stdout.splitlines()}
-
-
-def environment(folder: Path, wheel: Path, *requirements: str) -> Environment:
-    done = run([sys.executable, "-m", "venv", folder], folder.parent)
-    assert done.returncode == 0, done.stderr
-    env = Environment(folder)
-    env.pip(wheel, *requirements)
-    return env
 
 
 def quick_start() -> str:

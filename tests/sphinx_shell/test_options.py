@@ -29,6 +29,7 @@ def _errors(app: Any) -> list[str]:
     [
         ("", "", ["5: ERROR: check-numeric names no snippet; write the file name after the "
                   "directive, as in ':::{check-numeric} ii-3-b01-attention-by-hand.py' "
+                  "(only on a notebook page, MyST-NB's, does it check the page's own cells) "
                   "[verified.snippet-path]"]),
         (" softmax.py", ":scope: chapter\n",
          ["5: ERROR: check-numeric softmax.py: :scope: is 'chapter'; write 'page' (the default) "
