@@ -19,9 +19,10 @@ from fresh_env import build_wheel  # noqa: E402
 from support import ROOTS, copy_root_to  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def _fresh_source_suffix() -> None:
-    """Give each test's builds Sphinx's own default ``source_suffix``.
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Give each test's builds Sphinx's own default ``source_suffix``, before any fixture of
+    the test (a module's shared build too) is set up.
 
     Sphinx merges the suffixes that extensions register into the default dict itself (its
     ``merge_source_suffix``), so in one process a project without a ``source_suffix`` of its

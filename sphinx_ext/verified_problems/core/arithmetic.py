@@ -93,6 +93,7 @@ class Known:
     arrangement: Callable[[Sequence[str], int], bool | None] = lambda _texts, _ndim: None
     #: The shape and values of a printed array a name means (``B\\vec{v}_1`` is computed).
     array: Callable[[str], NamedArray | None] = lambda _name: None
+    array_words: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -159,16 +160,14 @@ class _Chain:
         self.source = source
         self.known = known
         self.magnitudes = {n.start for term in self.terms for n in _magnitudes(term)}
-        names = Lookup({}, known.name, known.array)
+        names = Lookup({}, known.name, known.array, known.array_words)
         self.seen: list[list[Fraction]] = [[] for _ in self.terms]
         self.literals = [_literal_numbers(term) for term in self.terms]
         self.written = [self._literal(j) if self.literals[j] is not None
                         else None if _is_name(term)
                         else evaluate_term(term, known.log_base, names, self.seen[j])
                         for j, term in enumerate(self.terms)]
-        #: The sides that compute with printed arrays by name (``B\\vec{v}_1``).
-        self.arrays = [isinstance(self.written[j], list) and uses_arrays(term, names)
-                       for j, term in enumerate(self.terms)]
+        self.names = names
         #: The decimals of a step that stand for a part of the step before it.
         self.carried: set[int] = set()
         self.full = self._full_values()
@@ -202,8 +201,8 @@ class _Chain:
                     numbers[number.start] = value
             seen: list[Fraction] = []
             full.append(evaluate_term(term, self.known.log_base,
-                                      Lookup(numbers, self.known.name, self.known.array),
-                                      seen))
+                                      Lookup(numbers, self.known.name, self.known.array,
+                                             self.known.array_words), seen))
             linked = j < len(self.relations) and self.relations[j] in EQUALITIES
             before = seen + self.seen[j] if linked else []
         return full
@@ -239,7 +238,8 @@ class _Chain:
         computed, term = self.written[other], self.terms[other]
         numbers = any(literal is not None for literal in self.literals)
         if not isinstance(computed, list) or self.literals[other] is not None \
-                or (numbers and _decimals(term)) or _margin(term) or self.arrays[other]:
+                or (numbers and _decimals(term)) or _margin(term) \
+                or uses_arrays(term, self.names):
             return []  # no computation to compare (checked first: classify costs more); one
             # of printed arrays by name only against digits written (a name may mean another)
         kind = classify(self.terms[name])

@@ -78,7 +78,7 @@ def derive(equations: Sequence[PlacedEquation], printed: Printed,
             or printed.complement(prose) is not None
 
     known = Known(printed.policy.decimals, full, printed.scalar, provenance, log_base,
-                  printed.values, printed.arrangement, printed.array)
+                  printed.values, printed.arrangement, printed.array, printed.array_words)
     for chain, placed in enumerate(equations):
         result = check_chain(placed.equation, placed.source, known)
         for start, (value, origin) in result.derived.items():

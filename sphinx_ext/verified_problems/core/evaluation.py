@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 from .latex.grammar import name_prefix, ragged, rows_of, without_unit
-from .latex.tokens import Delim, Env, Group, Num, Tok, is_tok
+from .latex.tokens import Delim, Env, Group, Num, Tok, is_tok, walk
 from .latex.vocabulary import (
     EITHER_SIGN,
     MATRIX_ENVIRONMENTS,
@@ -82,8 +82,11 @@ class Lookup:
 
     numbers: Mapping[int, Fraction]
     name: Callable[[str], Fraction | None]
-    #: A printed array's shape and values by the name the prose gives it (None: not one).
+    #: A printed array's shape and values by the name the prose gives it (None: not one), and
+    #: the words of those names (``v``, ``W``, ``Sigma``): a term with none of them in it
+    #: names no array, and is not searched for names.
     array: Callable[[str], NamedArray | None] = lambda _name: None
+    array_words: frozenset[str] = frozenset()
 
 
 #: A printed array: its shape (one or two axes) and its values, row-major, as printed.
@@ -134,6 +137,8 @@ class _Extreme:
 def _gathered(items: list[Any]) -> list[Any]:
     """``items`` with each ``\\max(…)`` and ``\\min(…)`` of two or more arguments made one
     :class:`_Extreme`, inside brackets too (the items themselves where there is none)."""
+    if not any(is_tok(item, _EXTREMES) for item in walk(items)):
+        return items
     out: list[Any] = []
     changed = False
     for item in items:
@@ -147,8 +152,9 @@ def _gathered(items: list[Any]) -> list[Any]:
                 changed = True
                 continue
         if isinstance(item, Group | Delim):
-            inner = _gathered(list(item.items))
-            if inner != list(item.items):
+            inside = list(item.items)
+            inner = _gathered(inside)
+            if inner is not inside:
                 item = replace(item, items=tuple(inner))
                 changed = True
         out.append(item)
@@ -167,13 +173,14 @@ def _named_arrays(items: list[Any], lookup: Lookup) -> list[Any]:
     """``items`` with each name of a printed array in a computation replaced by its values, as
     a matrix (a column for a tuple): ``B\\vec{v}_1`` is a matrix times a column, and ``\\vec{a}
     + \\vec{b}`` a sum of tuples. A name raised to a power (``\\vec{x}^{\\mathsf T}``) is left."""
-    if len(items) < 2:
+    words = lookup.array_words
+    if len(items) < 2 or not any(_is_word(item, words) for item in walk(items)):
         return items
     out: list[Any] = []
     at = 0
     replaced = False
     while at < len(items):
-        found = name_prefix(items[at:]) if _may_name(items[at]) else None
+        found = name_prefix(items[at:]) if _may_name(items[at:at + 2], words) else None
         array = lookup.array(found[0]) if found is not None else None
         if found is None or array is None or is_tok(_item_at(items, at + found[1]), "^"):
             out.append(items[at])
@@ -191,8 +198,15 @@ def uses_arrays(term: Sequence[Any], lookup: Lookup) -> bool:
     return _named_arrays(items, lookup) is not items
 
 
-def _may_name(item: Any) -> bool:
-    return isinstance(item, Tok | Group) and not is_tok(item, MINUS | frozenset(["+", "^", "_"]))
+def _is_word(item: Any, words: frozenset[str]) -> bool:
+    return isinstance(item, Tok) and item.text.lstrip("\\") in words
+
+
+def _may_name(items: Sequence[Any], words: frozenset[str]) -> bool:
+    """Whether a name of a printed array may start here: its word is in the next two items
+    (``B``, ``\\vec{v}``, ``\\mat{W}``)."""
+    return isinstance(items[0], Tok | Group) and any(_is_word(item, words)
+                                                     for item in walk(items))
 
 
 def _item_at(items: Sequence[Any], at: int) -> Any:

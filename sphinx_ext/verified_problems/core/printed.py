@@ -17,11 +17,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from functools import cached_property
 
 from .digits import Policy, PrintedPool, Status, compare, to_decimal
 from .values import Entry, Transcript
 
 _ELEMENT = re.compile(r"(?P<base>.+?)_(?P<index>\d+(?:,\d+)*)")
+
+#: The words of a printed name (``W1``, ``v_1``: ``W``, ``v``), as the prose may spell it.
+_WORDS = re.compile(r"[A-Za-z]+")
 
 
 def index_label(index: tuple[int, ...] | None) -> str:
@@ -139,6 +143,12 @@ class Printed:
         if len(entry.values) < 2 or not all(to_decimal(v).is_finite() for v in entry.values):
             return None
         return entry.shape, entry.values
+
+    @cached_property
+    def array_words(self) -> frozenset[str]:
+        """The words of the names of printed arrays (``W1`` and ``v_1``: ``W``, ``v``)."""
+        return frozenset(word for entry in self.transcript.entries.values()
+                         if len(entry.shape) in (1, 2) for word in _WORDS.findall(entry.name))
 
     def arrays_of(self, size: int, ndim: int
                   ) -> Iterator[tuple[Entry, list[tuple[int, ...]], tuple[str, ...]]]:

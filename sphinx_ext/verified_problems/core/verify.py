@@ -292,7 +292,7 @@ def _check_against(
             return [Verdict("named", entry.name, index, first, Outcome.RANGE, None, None, False,
                             message)]
         return [_compare_cell(entry, index, entry.values[flat], first, policy)]
-    if not value.shape and first is not None and entry.values:
+    if not value.shape and first is not None and len(entry.values) > 1:
         every_entry = _constant(entry, first, policy)
         if every_entry is not None:
             return [every_entry]
