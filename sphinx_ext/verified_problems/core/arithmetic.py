@@ -174,6 +174,11 @@ class _Chain:
         #: The results the chain derives exactly, digit for digit (``= 0.069604``).
         self.exact: set[int] = set()
 
+    def _lookup(self, numbers: dict[int, Fraction]) -> Lookup:
+        """What the evaluation knows: the values written numbers stand for, and the names'."""
+        known = self.known
+        return Lookup(numbers, known.name, known.array, known.array_words)
+
     def _literal(self, j: int) -> list[Value] | None:
         """A side of plain numbers, as written (no evaluation needed)."""
         numbers = self.literals[j]
@@ -201,8 +206,7 @@ class _Chain:
                     numbers[number.start] = value
             seen: list[Fraction] = []
             full.append(evaluate_term(term, self.known.log_base,
-                                      Lookup(numbers, self.known.name, self.known.array,
-                                             self.known.array_words), seen))
+                                      self._lookup(numbers), seen))
             linked = j < len(self.relations) and self.relations[j] in EQUALITIES
             before = seen + self.seen[j] if linked else []
         return full

@@ -46,9 +46,9 @@ _FRACTIONS = frozenset(["\\frac", "\\tfrac", "\\dfrac", "\\cfrac"])
 _LOGS = frozenset(["\\log", "\\ln", "\\lg"])
 #: The base of each logarithm as written; ``\log`` without a subscript takes the book's.
 _LOG_BASES = {"\\ln": None, "\\lg": 10}
-#: Upright forms of Euler's number: ``\mathrm{e}^{x}`` is ``e^{x}``.
 #: The largest and the smallest of a list written out: ``\max(4.5,\; 5)``.
 _EXTREMES = frozenset(["\\max", "\\min"])
+#: Upright forms of Euler's number: ``\mathrm{e}^{x}`` is ``e^{x}``.
 _UPRIGHT = frozenset(["\\mathrm", "\\operatorname", "\\textrm", "\\text", "\\mathit"])
 #: Brackets whose content's absolute value they mean.
 ABSOLUTE = frozenset(["|", "\\lvert", "\\vert"])
