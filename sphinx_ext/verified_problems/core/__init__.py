@@ -79,7 +79,7 @@ from .notebook import (
 )
 from .printed import Literal, index_label, literal_places, source_assignments, source_literals
 from .prose import read_math, read_text
-from .source_map import Cursor, Position, offset_to_position, source_lines
+from .source_map import Cursor, LineEdit, Position, edit_lines, offset_to_position, source_lines
 from .transcript import read_transcript
 from .values import (
     Entry,
@@ -107,6 +107,7 @@ __all__ = [
     "InjectedCell",
     "Injection",
     "LayoutError",
+    "LineEdit",
     "Literal",
     "MacroDef",
     "NamedValue",
@@ -132,6 +133,7 @@ __all__ = [
     "cells_transcript",
     "compare",
     "edit_cells",
+    "edit_lines",
     "find_requests",
     "index_label",
     "literal_places",

@@ -160,7 +160,7 @@ class _Chain:
         self.source = source
         self.known = known
         self.magnitudes = {n.start for term in self.terms for n in _magnitudes(term)}
-        names = Lookup({}, known.name, known.array, known.array_words)
+        names = self._lookup({})
         self.seen: list[list[Fraction]] = [[] for _ in self.terms]
         self.literals = [_literal_numbers(term) for term in self.terms]
         self.written = [self._literal(j) if self.literals[j] is not None

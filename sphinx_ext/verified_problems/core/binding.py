@@ -23,10 +23,10 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import Decimal
 from typing import Any
 
-from .digits import Policy, PrintedPool, to_decimal
+from .digits import Policy, PrintedPool, shorter_rounds_other, to_decimal
 from .printed import Literal, Printed, index_label, indices, negated
 
 #: How many characters on each side of a digit identify where it stands.
@@ -250,11 +250,8 @@ def same_value(one: Decimal, other: Decimal) -> bool:
     scale = max(abs(one), abs(other), Decimal(1))
     if one == other or abs(one - other) <= scale.scaleb(-SAME_DIGITS):
         return True
-    short, full = sorted((one, other), key=lambda v: -int(v.as_tuple().exponent))
-    if len(short.as_tuple().digits) < SHOWN_DIGITS:
-        return False
-    return full.quantize(Decimal(1).scaleb(int(short.as_tuple().exponent)),
-                         rounding=ROUND_HALF_EVEN) == short
+    short = max((one, other), key=lambda v: int(v.as_tuple().exponent))
+    return len(short.as_tuple().digits) >= SHOWN_DIGITS and shorter_rounds_other(one, other)
 
 
 def _grouped(found: list[tuple[Decimal, str]]) -> list[str]:

@@ -265,6 +265,14 @@ def _over_policy(prose: str, value: Decimal, policy: Policy) -> bool:
     return _own_places(value) > policy.decimals
 
 
+def shorter_rounds_other(one: Decimal, other: Decimal) -> bool:
+    """Whether the one of two finite values written with fewer places is the other rounded to
+    them, half to even (``0.70710678`` and ``0.7071067811865475``): one value printed twice."""
+    short, full = sorted((one, other), key=lambda value: -int(value.as_tuple().exponent))
+    return full.quantize(Decimal(1).scaleb(int(short.as_tuple().exponent)),
+                         rounding=ROUND_HALF_EVEN) == short
+
+
 def _step(places: int) -> Decimal:
     return Decimal((0, (1,), -places))
 

@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_EVEN, Decimal
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .digits import to_decimal
+from .digits import shorter_rounds_other, to_decimal
+from .source_map import Edited, edit_lines
 from .transcript import read_transcript
 from .values import Entry
 
@@ -108,6 +109,8 @@ def _glued_lines(printed: str, glued: Mapping[str, Mapping[str, Any]]) -> str:
     A glued value that is not the printed one is kept, and the transcript says that the name
     was printed twice.
     """
+    if not glued:
+        return ""
     entries = read_transcript(printed).entries
     lines = []
     for name, output in glued.items():
@@ -131,10 +134,7 @@ def _agree(first: str, second: str) -> bool:
         a, b = to_decimal(first), to_decimal(second)
     except ValueError:
         return first == second
-    if not (a.is_finite() and b.is_finite()):
-        return first == second
-    unit = Decimal(1).scaleb(max(int(a.as_tuple().exponent), int(b.as_tuple().exponent)))
-    return a.quantize(unit, ROUND_HALF_EVEN) == b.quantize(unit, ROUND_HALF_EVEN)
+    return shorter_rounds_other(a, b) if a.is_finite() and b.is_finite() else first == second
 
 
 def _error(cell: Mapping[str, Any], allow_errors: bool) -> tuple[str, int | None] | None:
@@ -165,7 +165,7 @@ def _traceback_line(traceback: str | Sequence[str]) -> int | None:
 def cell_of_line(line: int) -> tuple[int, int] | None:
     """The cell (from 0) and the line in it (from 1) of a line MyST-NB gave an ``.ipynb``."""
     cell = line // LINE_BASE - 1
-    within = line - (cell + 1) * LINE_BASE - 1
+    within = line - _first_line(cell) + 1
     return (cell, within) if cell >= 0 and within >= 1 else None
 
 
@@ -191,7 +191,8 @@ def read_location(text: str) -> tuple[str, int] | None:
     if found["line"] is not None:
         return found["page"], int(found["line"])
     cell, within = int(found["cell"]), int(found["within"])
-    return (found["page"], cell * LINE_BASE + within + 1) if cell >= 1 and within >= 1 else None
+    return (found["page"], _first_line(cell - 1) + within - 1) if cell >= 1 and within >= 1 \
+        else None
 
 
 @lru_cache(maxsize=64)
@@ -212,7 +213,7 @@ def cell_lines(path: str, line: int) -> tuple[tuple[str, ...], int] | None:
         return None
     if found[0] >= len(cells):
         return None
-    return cells[found[0]], (found[0] + 1) * LINE_BASE + 1
+    return cells[found[0]], _first_line(found[0]) - 1  # as an index: lines counted from 0
 
 
 class LayoutError(ValueError):
@@ -229,7 +230,7 @@ class CellEdit:
     new: str
 
 
-def edit_cells(text: str, edits: Iterable[CellEdit]) -> tuple[str, list[CellEdit]]:
+def edit_cells(text: str, edits: Iterable[Edited]) -> tuple[str, list[Edited]]:
     """The ``.ipynb`` text with the edits made in its cells' sources, and the edits whose digits
     are no longer where they were.
 
@@ -245,30 +246,34 @@ def edit_cells(text: str, edits: Iterable[CellEdit]) -> tuple[str, list[CellEdit
     if _dump(data) != text:
         raise LayoutError("it is not laid out as Jupyter saves notebooks (JSON with one-space "
                           "indents and sorted keys); save it from Jupyter, or fix it by hand")
-    missed: list[CellEdit] = []
-    for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
-        if not _edit_cell(cells, edit):
+    by_cell: dict[int, list[Edited]] = defaultdict(list)
+    missed: list[Edited] = []
+    for edit in edits:
+        found = cell_of_line(edit.line)
+        if found is None or found[0] >= len(cells):
             missed.append(edit)
+        else:
+            by_cell[found[0]].append(edit)
+    for index, cell_edits in by_cell.items():
+        missed += _edit_cell(cells[index], cell_edits, _first_line(index))
     return _dump(data), missed
 
 
-def _edit_cell(cells: list[dict[str, Any]], edit: CellEdit) -> bool:
-    found = cell_of_line(edit.line)
-    if found is None or found[0] >= len(cells):
-        return False
-    cell = cells[found[0]]
-    lines = _text(cell.get("source", "")).split("\n")
-    index = found[1] - 1
-    if index >= len(lines) or lines[index][edit.column:edit.column + len(edit.old)] != edit.old:
-        return False
-    lines[index] = lines[index][:edit.column] + edit.new + lines[index][edit.column
-                                                                         + len(edit.old):]
-    joined = "\n".join(lines)
-    cell["source"] = joined if isinstance(cell.get("source"), str) else [
-        line + "\n" for line in joined.split("\n")[:-1]] + [joined.split("\n")[-1]]
-    if isinstance(cell["source"], list) and cell["source"] and cell["source"][-1] == "":
-        cell["source"].pop()
-    return True
+def _edit_cell(cell: dict[str, Any], edits: list[Edited], first: int) -> list[Edited]:
+    """Edit one cell's source, kept as the format had it: a string, or a list of lines."""
+    source = cell.get("source", "")
+    lines = _text(source).split("\n")
+    missed = edit_lines(lines, edits, first)
+    if isinstance(source, str):
+        cell["source"] = "\n".join(lines)
+    else:
+        cell["source"] = [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
+    return missed
+
+
+def _first_line(cell: int) -> int:
+    """The line MyST-NB gives the first line of an ``.ipynb`` cell (from 0)."""
+    return (cell + 1) * LINE_BASE + 2
 
 
 def _dump(data: Any) -> str:

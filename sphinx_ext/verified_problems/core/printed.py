@@ -28,6 +28,12 @@ _ELEMENT = re.compile(r"(?P<base>.+?)_(?P<index>\d+(?:,\d+)*)")
 _WORDS = re.compile(r"[A-Za-z]+")
 
 
+def _finite(entry: Entry) -> list[Decimal]:
+    """An entry's values as decimals, or none if one of them is no finite number."""
+    values = [to_decimal(text) for text in entry.values]
+    return values if all(value.is_finite() for value in values) else []
+
+
 def index_label(index: tuple[int, ...] | None) -> str:
     """How an entry's 1-based index is shown everywhere: ``[1,2]``, nothing for a scalar."""
     return f"[{','.join(str(i) for i in index)}]" if index else ""
@@ -122,13 +128,12 @@ class Printed:
         """Every full printed value of a prose name with its label, row-major: a scalar's one
         (or an element's), an array's all (``P[1,2]``); None if the name was not printed or a
         value is no number."""
-        resolved = resolve(name, self.transcript.entries)
-        if resolved is None or resolved[1] is not None:
+        entry = self._whole(name)
+        if entry is None:
             scalar = self.scalar(name)
             return None if scalar is None else ((name, scalar),)
-        entry = resolved[0]
-        decimals = [to_decimal(text) for text in entry.values]
-        if not decimals or not all(value.is_finite() for value in decimals):
+        decimals = _finite(entry)
+        if not decimals:
             return None
         return tuple((entry.name + index_label(index), Fraction(value))
                      for index, value in zip(indices(entry.shape), decimals, strict=False))
@@ -136,13 +141,15 @@ class Printed:
     def array(self, name: str) -> tuple[tuple[int, ...], tuple[str, ...]] | None:
         """The shape and the values of a printed array a prose name means as a whole (``B``,
         ``\\vec{v}_1``), for arithmetic that uses it; None for a scalar or an element."""
-        resolved = resolve(name, self.transcript.entries)
-        if resolved is None or resolved[1] is not None or len(resolved[0].shape) not in (1, 2):
-            return None
-        entry = resolved[0]
-        if len(entry.values) < 2 or not all(to_decimal(v).is_finite() for v in entry.values):
+        entry = self._whole(name)
+        if entry is None or len(entry.shape) not in (1, 2) or len(_finite(entry)) < 2:
             return None
         return entry.shape, entry.values
+
+    def _whole(self, name: str) -> Entry | None:
+        """The printed quantity a prose name means as a whole (not one of its elements)."""
+        resolved = resolve(name, self.transcript.entries)
+        return resolved[0] if resolved is not None and resolved[1] is None else None
 
     @cached_property
     def array_words(self) -> frozenset[str]:

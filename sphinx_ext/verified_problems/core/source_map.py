@@ -8,8 +8,10 @@ so each piece of prose is found again in the source text, moving forward from it
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 from .text import has_sign
 
@@ -130,3 +132,32 @@ def offset_to_position(
     if base is None:
         return None
     return (base[0], base[1] + offset - line_start)
+
+
+class LineEdit(Protocol):
+    """Digits to replace: ``old`` at a 1-based line and a 0-based column becomes ``new``."""
+
+    @property
+    def line(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+    @property
+    def old(self) -> str: ...
+    @property
+    def new(self) -> str: ...
+
+
+Edited = TypeVar("Edited", bound=LineEdit)
+
+
+def edit_lines(lines: list[str], edits: Iterable[Edited], first: int = 1) -> list[Edited]:
+    """Make the edits in ``lines`` (the first of which is line ``first``), last first so that
+    a line's columns stay true; the edits whose ``old`` is no longer there are returned."""
+    misplaced: list[Edited] = []
+    for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
+        index, end = edit.line - first, edit.column + len(edit.old)
+        if not 0 <= index < len(lines) or lines[index][edit.column:end] != edit.old:
+            misplaced.append(edit)
+            continue
+        lines[index] = lines[index][:edit.column] + edit.new + lines[index][end:]
+    return misplaced

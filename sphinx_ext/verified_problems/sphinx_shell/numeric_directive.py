@@ -264,28 +264,28 @@ def _parts(check: vnodes.numeric_check) -> list[Node]:
         excerpt["highlight_args"] = {"hl_lines": check["emphasize"]}
     script = check["script"]
     count = len(script.splitlines())
-    shown = check["transcript"]
-    verdict = check["verdict"]
     return [
         nodes.paragraph(caption, caption, classes=["verified-caption"]),
         excerpt,
         _collapsible(["verified-script"], f"The full {count}-line script, {check['script_path']}",
                      nodes.literal_block(script, script, language="python", linenos=True,
                                          verified_tokens=check.get("script_tokens"))),
-        _collapsible(["verified-transcript"], "What it printed at build time",
-                     nodes.literal_block(shown, shown, language="text"), opened=True),
-        nodes.paragraph(verdict, verdict, classes=[vnodes.VERDICT_CLASS]),
+        *_outcome(check, "What it printed at build time", opened=True),
     ]
 
 
 def _notebook_parts(check: vnodes.numeric_check) -> list[Node]:
     """A notebook's check shows what its cells printed and glued (closed: the cells' outputs
     are on the page already) and the verdict; its code is the page's own."""
-    shown = check.get("transcript", "")
-    verdict = check["verdict"]
+    return _outcome(check, "What its cells printed and glued at build time", opened=False)
+
+
+def _outcome(check: vnodes.numeric_check, title: str, opened: bool) -> list[Node]:
+    """The transcript in a collapsible, and the verdict line under it."""
+    shown, verdict = check.get("transcript", ""), check["verdict"]
     return [
-        _collapsible(["verified-transcript"], "What its cells printed and glued at build time",
-                     nodes.literal_block(shown, shown, language="text")),
+        _collapsible(["verified-transcript"], title,
+                     nodes.literal_block(shown, shown, language="text"), opened=opened),
         nodes.paragraph(verdict, verdict, classes=[vnodes.VERDICT_CLASS]),
     ]
 

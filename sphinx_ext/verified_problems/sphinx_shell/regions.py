@@ -140,7 +140,7 @@ class _Walker:
     def _new_cursor(self, path: str, line: int) -> Cursor:
         if path.endswith(".ipynb"):  # MyST-NB numbers each cell's lines from its own base
             cell = cell_lines(path, line + 1)
-            return Cursor(*((cell[0], line, cell[1]) if cell else ((), line)))
+            return Cursor(cell[0], line, origin=cell[1]) if cell else Cursor((), line)
         lines = self.lines.get(path)
         if lines is None:
             lines = self.lines[path] = source_lines(path)

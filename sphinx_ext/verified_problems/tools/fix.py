@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core import CellEdit, LayoutError, edit_cells, index_label, located, read_request
+from ..core import LayoutError, edit_cells, edit_lines, index_label, located, read_request
 from ..sphinx_shell.records import SNIPPET_FAILED
 from .check_run import FileChanged, checked_report, show_diff, tool_parser, write_atomically
 from .reports import NUMBER_SUBTYPES
@@ -147,17 +147,7 @@ def apply(text: str, edits: list[Edit]) -> tuple[str, list[Edit]]:
     Line endings are kept: the text is split with them and joined back unchanged.
     """
     lines = text.split("\n")  # as MyST counts lines; a "\r" stays at its line's end
-    misplaced: list[Edit] = []
-    for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
-        index = edit.line - 1
-        if not 0 <= index < len(lines):
-            misplaced.append(edit)
-            continue
-        line = lines[index]
-        if line[edit.column : edit.column + len(edit.old)] != edit.old:
-            misplaced.append(edit)
-            continue
-        lines[index] = line[: edit.column] + edit.new + line[edit.column + len(edit.old) :]
+    misplaced = edit_lines(lines, edits)
     return "\n".join(lines), misplaced
 
 
@@ -212,11 +202,7 @@ def _fix_file(path: Path, edits: list[Edit], write: bool) -> int:
 def _edited(path: Path, text: str, edits: list[Edit]) -> tuple[str, list[Edit]]:
     """The file's text with the edits made: a notebook's in its cells' JSON, exactly (or a
     :class:`LayoutError` if that cannot be done without changing anything else)."""
-    if path.suffix != ".ipynb":
-        return apply(text, edits)
-    by_edit = {CellEdit(e.line, e.column, e.old, e.new): e for e in edits}
-    new_text, missed = edit_cells(text, by_edit)
-    return new_text, [by_edit[cell_edit] for cell_edit in missed]
+    return apply(text, edits) if path.suffix != ".ipynb" else edit_cells(text, edits)
 
 
 def _parser() -> argparse.ArgumentParser:
