@@ -7,6 +7,8 @@ BUILDDIR ?= _build
 SPHINXOPTS ?= -W
 SPHINXBUILD = $(BIN)/sphinx-build -c conf -d $(BUILDDIR)/doctrees $(SPHINXOPTS)
 PYTEST_ARGS ?=
+# The suite runs on every core, a test file to a worker (module fixtures build once).
+PYTEST_WORKERS ?= -n auto --dist loadfile
 
 .PHONY: venv html check fix bind live test browser-deps lint bench mutation clean
 
@@ -41,7 +43,7 @@ live: $(STAMP)
 
 ## test: the whole test suite (installs Debian's chromium for the browser tests where it can)
 test: $(STAMP) browser-deps
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 || { \

@@ -464,6 +464,10 @@ def test_percentages_stand_for_their_hundredth() -> None:
     assert failures(r"p = 82.48\%", "p = 82.4712\n") != []
     assert failures(r"p = 41.67\%", "p = 41.66666666666667\n") == []
     assert failures(r"p = 41.66\%", "p = 41.66666666666667\n") != []
+    # a free percentage's message says what it was read as, at the places compared
+    assert failures(r"\text{a gain of 16.7 \%}", "g = 0.16666\n") == [
+        "free digit: prose 16.7 % (read as 0.1670) is not among the printed numbers "
+        "(nearest printed 0.1667 (g))"]
 
 
 def test_a_scalar_for_a_printed_array_holds_where_it_is_every_entry() -> None:
@@ -525,6 +529,16 @@ def test_the_largest_and_smallest_of_a_list_are_evaluated() -> None:
     assert failures(r"\max_a Q(s, a) = 0.5", "q = 0.5\n") == []  # over a set: no arithmetic
 
 
+def test_a_step_that_works_out_the_arguments_of_a_max_gives_each_of_them() -> None:
+    latex = r"V = \max(2 + 0.5 \cdot 5,\; 5) = \max(%s,\; %s) = 5"
+    assert failures(latex % ("4.5", "5"), "r = 0.5\n") == []
+    assert failures(latex % ("-4.5", "5"), "r = 0.5\n") == [
+        r"the arithmetic does not hold: 2 + 0.5 \cdot 5 is 4.5, but -4.5 is -4.5"]
+    assert failures(latex % ("5", "4.5"), "r = 0.5\n") != []  # the arguments swapped
+    # at full precision: 0.3333 is the printed third
+    assert failures(r"\min(3 \cdot 0.3333,\; 2) = \min(1,\; 2) = 1", "p = 0.33333333\n") == []
+
+
 def test_a_wrong_factor_of_a_product_with_a_printed_result_is_blamed_itself() -> None:
     latex = (r"\nabla L = \begin{bmatrix} 0.1605 \\ 0.4822 \\ -0.6428 \end{bmatrix}"
              "\n" r"\begin{bmatrix} 2 & 2 \end{bmatrix}" "\n"
@@ -546,13 +560,71 @@ def test_a_printed_array_named_in_a_computation_is_its_values() -> None:
     assert failures(r"B\vec{v}_1 = (3, 7)", printed) == []
     assert failures(r"B\vec{v}_1 = (3, 8)", printed) == [
         r"the arithmetic does not hold: B\vec{v}_1 is 7.0000, not 8"]
-    # a transpose, a dot product: not a computation the values say how to do
-    assert failures(r"\vec{a}^{\mathsf T} \vec{b} = 0.2, \quad \vec{a} \cdot \vec{b} = 0.1",
-                    printed + "c = 0.18\n") == [
-        "free digit: prose 0.1 is not among the printed numbers (nearest printed 0.1800 (c))"]
+    # a transpose: not a computation the values say how to do
+    assert failures(r"\vec{a}^{\mathsf T} \vec{b} = 0.3", printed) == []  # b[1]: not computed
+
+
+def test_a_dot_product_of_two_vectors_is_the_sum_of_their_products() -> None:
+    printed = "a = [0.2 0.3]\nb = [0.3 0.4]\nu_1 = [0.6 0.8]\nu_2 = [0.8 -0.6]\n"
+    assert failures(r"\vec{a} \cdot \vec{b} = 0.18, \quad (1, 2) \cdot (3, 4) = 11", printed) == []
+    assert failures(r"\vec{a} \cdot \vec{b} = 0.1", printed) == [
+        r"the arithmetic does not hold: \vec{a} \cdot \vec{b} is 0.1800, not 0.1"]
+    assert failures(r"\vec{u}_1 \cdot \vec{u}_2 = 0", printed) == []
+    assert failures(r"\vec{u}_1 \cdot \vec{u}_2 = 1", printed) != []
+    assert failures(r"(1, 2) \cdot (3, 4, 5) = 11", printed) == []  # no dot product: not checked
+
+
+def test_norms_of_vectors_and_the_frobenius_norm_of_a_matrix_are_evaluated() -> None:
+    printed = "A = [[3. 0.]\n [4. 5.]]\nv = [0.6 0.8]\n"
+    holds = (r"\lVert A \rVert_F^2 = 50, \quad \|\vec{v}\|_2 = 1, \quad \lVert (3, 4) \rVert = 5,"
+             r" \quad \left\| (3, -4) \right\|_1 = 7, \quad \lVert (3, -4) \rVert_\infty = 4,"
+             r" \quad \lVert A \rVert_{\mathrm{F}} = \sqrt{50}")
+    assert failures(holds, printed) == []
+    assert failures(r"\lVert A \rVert_F^2 = 51", printed) == [
+        r"the arithmetic does not hold: \lVert A \rVert_F^2 is 50.0000, not 51"]
+    for wrong in (r"\lVert (3, 4) \rVert = 6", r"\|\vec{v}\|_2 = 2",
+                  r"\left\| (3, -4) \right\|_1 = 8", r"\lVert (3, -4) \rVert_\infty = 3",
+                  r"\lVert A \rVert_{\mathrm{F}} = \sqrt{51}"):
+        assert failures(wrong, printed) != [], wrong
+    # a matrix's 2-norm is its largest singular value: not evaluated, so not compared
+    assert failures(r"\lVert A \rVert_2 = 1, \quad \lVert A \rVert = 1", printed) == []
 
 
 def test_a_result_of_a_computation_of_another_size_is_not_derived() -> None:
     printed = "a = [0.2 0.3]\nb = [0.3 0.4]\n"
-    assert failures(r"(0.2, 0.3) \cdot (0.3, 0.4) = 0.1", printed) == [
+    assert failures(r"(0.2, 0.3) + (0.3, 0.4) = 0.1", printed) == [
         "free digit: prose 0.1 is not among the printed numbers (nearest printed 0.2000 (a[1]))"]
+
+
+def test_an_array_the_prose_writes_out_is_known_by_its_name_after() -> None:
+    printed = "A = [[4. 0.]\n [3. -5.]]\nv_1 = [0.70710678 -0.70710678]\n"  # the prose says B
+    latex = r"B = \begin{pmatrix} 4 & 0 \\ 3 & -5 \end{pmatrix}, \quad B\vec{v}_1 = %s"
+    assert failures(latex % r"\tfrac{1}{\sqrt2}(4, 8)", printed) == []
+    for wrong in (r"\tfrac{1}{\sqrt2}(5, 8)", r"\tfrac{1}{\sqrt2}(8, 4)",
+                  r"\tfrac{1}{\sqrt3}(4, 8)"):
+        assert failures(latex % wrong, printed) != [], wrong
+    # before its definition, and where the snippet printed the name, the name is not the prose's
+    assert failures(r"B\vec{v}_1 = (9, 9), \quad B = \begin{pmatrix} 4 & 0 \\ 3 & -5 "
+                    r"\end{pmatrix}", printed) == []
+    assert failures(r"A = \begin{pmatrix} 1 & 0 \\ 0 & 1 \end{pmatrix}, \quad A\vec{v}_1 = "
+                    r"\tfrac{1}{\sqrt2}(4, 8)", printed) == [
+        "A[1,1]: prose 1, printed 4.0000", "A[2,1]: prose 0, printed 3.0000",
+        "A[2,2]: prose 1, printed -5.0000"]  # and A v_1 is the printed A's: it holds
+
+
+def test_an_array_the_prose_writes_out_carries_the_printed_values_its_digits_stand_for() -> None:
+    printed = "W_new = [[0.12345 0.23456]\n [0.5 0.25]]\nx = [1. 2.]\n"  # the prose says W'
+    latex = (r"W' = \begin{bmatrix} 0.1235 & 0.2346 \\ 0.5 & 0.25 \end{bmatrix}, \quad"
+             r" W'\vec{x} = (%s, 1)")
+    assert mismatches(latex % "0.5926", printed) == []  # 0.12345 + 2 (0.23456)
+    assert mismatches(latex % "0.5927", printed) == []  # 0.1235 + 2 (0.2346): as written
+    assert mismatches(latex % "0.5928", printed) == [
+        r"the arithmetic does not hold: W'\vec{x} is 0.5927 from the digits as written and "
+        "0.5926 at full precision, not 0.5928"]
+
+
+def test_a_superscript_in_parentheses_is_an_index_not_a_power() -> None:
+    printed = "mu_1 = 1.0241\npi_2 = 0.4466\n"  # the updated values; the prose gives the first
+    assert failures(r"\mu_1^{(0)} = 0, \quad \pi_2^{(0)} = 0.5", printed + "p = 0.5\n") == []
+    assert failures(r"\mu_1^{2} = 1.0488", printed) == []  # a power: 1.0241 squared
+    assert failures(r"\mu_1^{2} = 1.0489", printed) != []

@@ -51,6 +51,12 @@ def found(text: str) -> list[tuple[str, str]]:
         ("1.5e", []),
         ("...0.5", []),
         ("1.0000 and 2.4931", [("1.0000", "1.0000"), ("2.4931", "2.4931")]),
+        # scientific notation as typed, with a times sign: one number, the whole of it
+        ("| −1.20 × 10⁻⁴ | 4.44 × 10⁻⁵ |", [("-1.20e-4", "−1.20 × 10⁻⁴"),
+                                             ("4.44e-5", "4.44 × 10⁻⁵")]),
+        ("step 4.4·10^-5, then 2 x 10^{-3}", [("4.4e-5", "4.4·10^-5"), ("2e-3", "2 x 10^{-3}")]),
+        ("6.9 × 10¹⁰ and 0.5", [("6.9e10", "6.9 × 10¹⁰"), ("0.5", "0.5")]),
+        ("a 3 x 10 grid, v1.2 × 10⁻⁴", []),
     ],
 )
 def test_decimals_in_text(text: str, expected: list[tuple[str, str]]) -> None:

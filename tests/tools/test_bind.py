@@ -229,3 +229,17 @@ def test_a_wrong_factor_of_a_computed_matrix_fails_at_its_line(bound: Path) -> N
     found = errors(sphinx_build(bound, "-W"))
     assert len(found) == 1 and "index.md:34:" in found[0] and "[verified.arithmetic]" in found[0], \
         found
+
+
+def test_a_digit_bound_to_a_value_printed_at_two_precisions_may_show_the_exact_one(
+        root: Path) -> None:
+    # 0.14798085 rounds up to the six places printed beside it: those digits are exact
+    script = root / "scripts" / "softmax.py"
+    script.write_text(script.read_text(encoding="utf-8") + 'print("density =", 0.14798085)\n'
+                      'print("density_6dp =", 0.147981)\n', encoding="utf-8")
+    replace_in(root / "index.md", "About a third: 0.3333.",
+               "About a third: 0.3333. The density is 0.147981.")
+    assert bind(root, THIRD).returncode == 0
+    result = sphinx_build(root, "-W")
+    assert result.returncode == 0, result.stderr
+    assert "more decimals than the rounding policy" not in result.stderr

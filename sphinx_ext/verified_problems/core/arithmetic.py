@@ -63,6 +63,8 @@ from .latex.tokens import Delim, Env, Num, is_tok, walk
 from .latex.vocabulary import EITHER_SIGN, MINUS
 from .values import SourceProblem
 
+#: Functions of a list written out, whose arguments a step works out one by one.
+_EXTREMES = frozenset(["\\max", "\\min"])
 #: The relations across which both sides are one value.
 EQUALITIES = frozenset(["=", "\\approx", "≈", "\\simeq"])
 
@@ -94,6 +96,9 @@ class Known:
     #: The shape and values of a printed array a name means (``B\\vec{v}_1`` is computed).
     array: Callable[[str], NamedArray | None] = lambda _name: None
     array_words: frozenset[str] = frozenset()
+    #: The same as the prose's digits write them, for the reading as written (an array the
+    #: prose writes out carries the printed values its digits stand for only at full precision).
+    written_array: Callable[[str], NamedArray | None] | None = None
 
 
 @dataclass
@@ -111,6 +116,30 @@ class ChainResult:
     exact: set[int] = field(default_factory=set)
     #: The digits of a step that does not hold: its error is theirs.
     covered: set[int] = field(default_factory=set)
+
+
+def defined_arrays(equation: Equation, known: Known
+                   ) -> Iterator[tuple[str, NamedArray, NamedArray]]:
+    """The names a chain equates with a tuple or matrix of numbers written out (``B =
+    \\begin{pmatrix} 4 & 0 \\\\ 3 & -5 \\end{pmatrix}``), with its shape and values: an array
+    the prose defines, which a later computation may use by its name (``B\\vec{v}_1``): as
+    written, and as the policy carries it (a number that stands for one printed value is that
+    value)."""
+    terms = equation.terms
+    for k, relation in enumerate(equation.relations):
+        if relation not in EQUALITIES or k + 1 >= len(terms):
+            continue
+        name, value = classify(terms[k]), classify(terms[k + 1])
+        if isinstance(name, str) and isinstance(value, Literal) and len(value.cells) > 1 \
+                and len(value.shape) in (1, 2) and all(is_number(c) for c in value.cells):
+            yield name, (value.shape, tuple(cell.text for cell in value.cells)), \
+                (value.shape, tuple(_carried(cell, known) for cell in value.cells))
+
+
+def _carried(number: Num, known: Known) -> str:
+    """A written number's digits, or those of the one printed value it stands for."""
+    found = known.full(number.prose().value_text, False)
+    return f"{as_decimal(found[0]):f}" if len(found) == 1 else number.text
 
 
 def check_chain(equation: Equation, source: str, known: Known) -> ChainResult:
@@ -160,7 +189,7 @@ class _Chain:
         self.source = source
         self.known = known
         self.magnitudes = {n.start for term in self.terms for n in _magnitudes(term)}
-        names = self._lookup({})
+        names = self._lookup({}, full=False)
         self.seen: list[list[Fraction]] = [[] for _ in self.terms]
         self.literals = [_literal_numbers(term) for term in self.terms]
         self.written = [self._literal(j) if self.literals[j] is not None
@@ -170,14 +199,18 @@ class _Chain:
         self.names = names
         #: The decimals of a step that stand for a part of the step before it.
         self.carried: set[int] = set()
+        #: What each computation's numbers stand for at full precision.
+        self.lookups: dict[int, Lookup] = {}
         self.full = self._full_values()
         #: The results the chain derives exactly, digit for digit (``= 0.069604``).
         self.exact: set[int] = set()
 
-    def _lookup(self, numbers: dict[int, Fraction]) -> Lookup:
-        """What the evaluation knows: the values written numbers stand for, and the names'."""
+    def _lookup(self, numbers: dict[int, Fraction], full: bool) -> Lookup:
+        """What the evaluation knows: the values written numbers stand for, and the names' (at
+        full precision, or as the prose writes them)."""
         known = self.known
-        return Lookup(numbers, known.name, known.array, known.array_words)
+        array = known.array if full or known.written_array is None else known.written_array
+        return Lookup(numbers, known.name, array, known.array_words)
 
     def _literal(self, j: int) -> list[Value] | None:
         """A side of plain numbers, as written (no evaluation needed)."""
@@ -205,8 +238,8 @@ class _Chain:
                 if value is not None:
                     numbers[number.start] = value
             seen: list[Fraction] = []
-            full.append(evaluate_term(term, self.known.log_base,
-                                      self._lookup(numbers), seen))
+            self.lookups[j] = self._lookup(numbers, full=True)
+            full.append(evaluate_term(term, self.known.log_base, self.lookups[j], seen))
             linked = j < len(self.relations) and self.relations[j] in EQUALITIES
             before = seen + self.seen[j] if linked else []
         return full
@@ -296,8 +329,37 @@ class _Chain:
             return []
         literal = _literal_side(first, second)
         if literal is None:
-            return self._compare_steps(k)
+            return self._compare_arguments(k) or self._compare_steps(k)
         return self._compare_literal(k, *literal)
+
+    def _compare_arguments(self, k: int) -> list[SourceProblem]:
+        """``\\max(2 + 0.5 \\cdot 5,\\; 5) = \\max(4.5,\\; 5)``: a step that works out the
+        arguments of one ``\\max`` or ``\\min`` gives each of them, one by one (a wrong one
+        that is not the largest would pass as the value). Reported at the first that differs."""
+        lists = [_extreme_arguments(self.terms[j]) for j in (k, k + 1)]
+        first, second = lists
+        if first is None or second is None or first[0] != second[0] \
+                or len(first[1]) != len(second[1]):
+            return []
+        for a, b in zip(first[1], second[1], strict=True):
+            readings = [[self._argument(a, k, full), self._argument(b, k + 1, full)]
+                        for full in (False, True)]
+            places = max(self.known.places, _places_in(a), _places_in(b))
+            if any(x is None or y is None or _agree(x, y, places) for x, y in readings):
+                continue
+            x, y = readings[-1]
+            start = _start(b)
+            assert x is not None and y is not None
+            return [] if start is None else [SourceProblem(start, (
+                f"the arithmetic does not hold: {_text(a, self.source)} is {_shown(x.value)}, "
+                f"but {_text(b, self.source)} is {_shown(y.value)}"))]
+        return []
+
+    def _argument(self, items: list[Any], j: int, full: bool) -> Value | None:
+        """One argument's value, as written or at full precision (None: not one value)."""
+        lookup = self.lookups.get(j, self.names) if full else self.names
+        values = evaluate_term(items, self.known.log_base, lookup)
+        return values[0] if isinstance(values, list) and len(values) == 1 else None
 
     def _values(self, j: int) -> list[list[Value]]:
         """Side ``j`` as written and at full precision (the same, where nothing stands for
@@ -455,6 +517,15 @@ class _Chain:
             if not isinstance(self.written[k], str) and not isinstance(self.written[k + 1], str):
                 linked |= {k, k + 1}
         return sorted(linked)
+
+
+def _extreme_arguments(term: Sequence[Any]) -> tuple[str, list[list[Any]]] | None:
+    """A side that is one ``\\max`` or ``\\min`` of a list written out: which, and the list."""
+    items = term_items(term)
+    if len(items) != 2 or not is_tok(items[0], _EXTREMES) or not isinstance(items[1], Delim):
+        return None
+    arguments = split_commas(items[1].items)
+    return (items[0].text, arguments) if len(arguments) > 1 else None
 
 
 def _margin(term: Sequence[Any]) -> bool:

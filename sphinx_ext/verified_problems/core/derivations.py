@@ -10,13 +10,14 @@ operands may be a printed negative's magnitude, and where the arithmetic does no
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 
-from .arithmetic import Known, check_chain
+from .arithmetic import Known, check_chain, defined_arrays
+from .evaluation import NamedArray
 from .latex import Equation
-from .printed import Printed
+from .printed import Printed, name_words
 from .values import Placed
 
 
@@ -77,10 +78,20 @@ def derive(equations: Sequence[PlacedEquation], printed: Printed,
         return bool(full(prose, True)) or printed.is_given(prose) \
             or printed.complement(prose) is not None
 
+    defined: dict[str, tuple[NamedArray, NamedArray]] = {}
+
+    def array(name: str) -> NamedArray | None:
+        return printed.array(name) or (defined[name][1] if name in defined else None)
+
+    def written_array(name: str) -> NamedArray | None:
+        return printed.array(name) or (defined[name][0] if name in defined else None)
+
     known = Known(printed.policy.decimals, full, printed.scalar, provenance, log_base,
-                  printed.values, printed.arrangement, printed.array, printed.array_words)
+                  printed.values, printed.arrangement, array, printed.array_words,
+                  written_array)
     for chain, placed in enumerate(equations):
         result = check_chain(placed.equation, placed.source, known)
+        known = _defining(placed.equation, printed, defined, known)
         for start, (value, origin) in result.derived.items():
             number = placed.numbers.get(start)
             if number is not None:
@@ -104,6 +115,19 @@ def derive(equations: Sequence[PlacedEquation], printed: Printed,
                               for problem in result.problems
                               if problem.computed is not None and problem.where in placed.numbers)
     return found
+
+
+def _defining(equation: Equation, printed: Printed,
+              defined: dict[str, tuple[NamedArray, NamedArray]], known: Known) -> Known:
+    """What the page knows once a chain has defined arrays by name that the snippet did not
+    print (a printed one is what its name means), as written and carried: their words, for
+    the next chains."""
+    new = {name: (written, carried) for name, written, carried in defined_arrays(equation, known)
+           if printed.array(name) is None and printed.scalar(name) is None}
+    if not new:
+        return known
+    defined.update(new)
+    return replace(known, array_words=known.array_words | name_words(new))
 
 
 def _complement(number: Placed, printed: Printed,

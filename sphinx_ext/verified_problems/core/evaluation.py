@@ -115,8 +115,17 @@ def _parts(items: list[Any], lookup: Lookup = NO_LOOKUP) -> list[list[Any]]:
     """What a term's entries are written as: itself, or, where it holds tuples or matrices of
     one size, one copy per entry with each of them replaced by that entry (``0.36\\,(-0.55,\\;
     0.55)``, ``\\frac13 \\begin{pmatrix}…``, ``(0.5, -0.5) - 0.5\\,(-0.1132, 0.2467)``)."""
+    return _split(_prepared(items, lookup))
+
+
+def _prepared(items: list[Any], lookup: Lookup, alone: bool = False) -> list[Any]:
+    """``items`` with lists, norms, named arrays and products made items the parser reads;
+    ``alone``: a name standing alone is an array too (in a norm's brackets)."""
+    return _multiplied(_named_arrays(_normed(_gathered(items), lookup), lookup, alone))
+
+
+def _split(items: list[Any]) -> list[list[Any]]:
     found: dict[int, list[list[Any]] | None] = {}
-    items = _multiplied(_named_arrays(_gathered(items), lookup))
     sizes = set(_entry_counts(items, found))
     if len(sizes) != 1:
         return [items]
@@ -162,6 +171,90 @@ def _gathered(items: list[Any]) -> list[Any]:
 
 
 @dataclass(frozen=True)
+class _Norm:
+    """``\\lVert x \\rVert``, ``\\|x\\|_2``, ``\\lVert A \\rVert_F`` as one item: the
+    entries it is the norm of (each as items) and its kind: the root of the sum of squares
+    (``F``, ``2`` or none written), the sum of magnitudes (``1``) or the largest (``inf``)."""
+
+    entries: tuple[tuple[Any, ...], ...]
+    kind: str
+
+
+#: Brackets of a norm, as a :class:`Delim` opens them (``\lVert``, ``\left\|``).
+_NORM_OPENERS = frozenset(["\\lVert", "\\|", "\\Vert"])
+#: A norm's subscript as written, and the kind it names; a matrix has only ``F``.
+_NORM_KINDS = {"F": "F", "2": "2", "1": "1", "\\infty": "inf", "inf": "inf", "∞": "inf"}
+
+
+def _normed(items: list[Any], lookup: Lookup) -> list[Any]:
+    """``items`` with each norm of a vector, of a scalar, or Frobenius norm of a matrix made one
+    :class:`_Norm`, inside brackets too; any other norm (``\\lVert A \\rVert_2`` of a
+    matrix: the largest singular value) is left, and is no arithmetic."""
+    if not any(_opens_norm(item) for item in walk(items)):
+        return items
+    out: list[Any] = []
+    at = 0
+    while at < len(items):
+        inside, after = _norm_bracket(items, at)
+        kind, after = _norm_kind(items, after) if inside is not None else (None, after)
+        norm = _norm(inside, kind, lookup) if inside is not None else None
+        if norm is not None:
+            out.append(norm)
+            at = after
+            continue
+        item = items[at]
+        if isinstance(item, Group | Delim):
+            item = replace(item, items=tuple(_normed(list(item.items), lookup)))
+        out.append(item)
+        at += 1
+    return out
+
+
+def _opens_norm(item: Any) -> bool:
+    return (isinstance(item, Delim) and item.opener in _NORM_OPENERS) or is_tok(item, "\\|")
+
+
+def _norm_bracket(items: Sequence[Any], at: int) -> tuple[list[Any] | None, int]:
+    """What the norm's brackets at ``at`` hold, and where they end (None: no norm there)."""
+    item = items[at]
+    if isinstance(item, Delim) and _opens_norm(item):
+        return list(item.items), at + 1
+    if is_tok(item, "\\|"):
+        end = next((k for k in range(at + 1, len(items)) if is_tok(items[k], "\\|")), None)
+        if end is not None:
+            return list(items[at + 1:end]), end + 1
+    return None, at
+
+
+def _norm_kind(items: Sequence[Any], at: int) -> tuple[str | None, int]:
+    """The kind a norm's subscript names (``2`` without one), and where the norm ends."""
+    if not is_tok(_item_at(items, at), "_"):
+        return "", at
+    script = _item_at(items, at + 1)
+    inner = [i for i in walk(argument_items(script)) if isinstance(i, Tok | Num)
+             and not is_tok(i, _UPRIGHT)]
+    written = inner[0].text if len(inner) == 1 else None
+    return _NORM_KINDS.get(written or ""), at + 2
+
+
+def _norm(inside: list[Any], kind: str | None, lookup: Lookup) -> _Norm | None:
+    """The norm of what ``inside`` holds, where its kind is one for that shape: a matrix's
+    only with ``F``."""
+    if kind is None:
+        return None
+    prepared = _prepared(inside, lookup, alone=True)
+    if kind != "F" and any(_is_grid(item) for item in prepared):
+        return None
+    return _Norm(tuple(tuple(entry) for entry in _split(prepared)), kind)
+
+
+def _is_grid(item: Any) -> bool:
+    """Whether an item is a matrix of more than one row and column."""
+    rows = _rows(item, column=False)
+    return rows is not None and len(rows) > 1 and len(rows[0]) > 1
+
+
+@dataclass(frozen=True)
 class _Product:
     """Matrices written side by side, multiplied: each cell a row of the left one times a
     column of the right one, as items the parser reads (``(a)(b) + (c)(d)``)."""
@@ -169,12 +262,13 @@ class _Product:
     rows: tuple[tuple[tuple[Any, ...], ...], ...]
 
 
-def _named_arrays(items: list[Any], lookup: Lookup) -> list[Any]:
+def _named_arrays(items: list[Any], lookup: Lookup, alone: bool = False) -> list[Any]:
     """``items`` with each name of a printed array in a computation replaced by its values, as
     a matrix (a column for a tuple): ``B\\vec{v}_1`` is a matrix times a column, and ``\\vec{a}
-    + \\vec{b}`` a sum of tuples. A name raised to a power (``\\vec{x}^{\\mathsf T}``) is left."""
+    + \\vec{b}`` a sum of tuples. A name raised to a power (``\\vec{x}^{\\mathsf T}``) is left,
+    and so is a name alone, unless ``alone`` says it is one of a computation."""
     words = lookup.array_words
-    if len(items) < 2 or not any(_is_word(item, words) for item in walk(items)):
+    if len(items) < (1 if alone else 2) or not any(_is_word(item, words) for item in walk(items)):
         return items
     out: list[Any] = []
     at = 0
@@ -224,17 +318,43 @@ def _array_item(shape: tuple[int, ...], values: tuple[str, ...]) -> _Product:
 def _multiplied(items: list[Any]) -> list[Any]:
     """``items`` with each run of matrices side by side (``\\begin{pmatrix} 14 & -6 \\\\ -6 &
     3 \\end{pmatrix} \\begin{pmatrix} 8 \\\\ 19 \\end{pmatrix}``, or a matrix before a tuple, a
-    column) replaced by their product, where their shapes allow one."""
+    column) replaced by their product, where their shapes allow one, and each dot product of two
+    vectors of one length (``\\vec{u} \\cdot \\vec{v}``, ``(1, 2) \\cdot (3, 4)``) by its sum."""
     out: list[Any] = []
-    for item in items:
+    at = 0
+    while at < len(items):
+        item = items[at]
         left = _rows(out[-1], column=False) if out else None
         right = _rows(item, column=True) if left is not None else None
         if left is not None and right is not None and len(left[0]) == len(right):
             out[-1] = _Product(tuple(tuple(_dot(row, [r[j] for r in right])
                                            for j in range(len(right[0]))) for row in left))
+        elif out and is_tok(item, "\\cdot") and (dot := _dot_product(out[-1],
+                                                                     _item_at(items, at + 1))):
+            out[-1] = dot
+            at += 1
         else:
             out.append(item)
+        at += 1
     return out
+
+
+def _dot_product(first: Any, second: Any) -> Group | None:
+    """``first \\cdot second`` as the sum of the products of their entries, if both are
+    vectors (a tuple, a column or a row) of one length."""
+    a, b = _vector(first), _vector(second)
+    if a is None or b is None or len(a) != len(b):
+        return None
+    return Group(_dot(a, b), -1, -1)
+
+
+def _vector(item: Any) -> list[Any] | None:
+    """The entries of a vector: a tuple, or a matrix of one row or one column."""
+    rows = _rows(item, column=True) if item is not None else None
+    if rows is None or (len(rows) > 1 and len(rows[0]) > 1):
+        return None
+    cells = [cell for row in rows for cell in row]
+    return cells if len(cells) > 1 else None
 
 
 def _rows(item: Any, column: bool) -> list[list[Any]] | None:
@@ -429,7 +549,10 @@ class _Parser:
         base = self.atom()
         if is_tok(self.peek(), frozenset(["^"])):
             self.take()
-            exponent = self._sub(argument_items(self.take()))
+            script = argument_items(self.take())
+            if len(script) == 1 and isinstance(script[0], Delim) and script[0].opener == "(":
+                raise NotArithmetic  # \mu_1^{(0)}, x^{(t)}: an index, not a power
+            exponent = self._sub(script)
             if is_number(item) and item.text[0] in MINUS:  # -0.5^2 is -(0.5^2), as in TeX
                 return _neg(_power(_neg(base), exponent))
             return _power(base, exponent)
@@ -478,6 +601,8 @@ class _Parser:
             return _function(_sqrt, argument, exact_squares=True)
         if is_tok(item, frozenset(["\\exp"])):
             return _function(_exp, self._argument_value())
+        if isinstance(item, _Norm):
+            return self._norm(item)
         if isinstance(item, _Extreme):
             values = [self._sub(list(argument)) for argument in item.arguments]
             return (max if item.largest else min)(values, key=lambda v: v.value)
@@ -511,6 +636,17 @@ class _Parser:
             raise NotArithmetic
         self.at += used
         return Value(value, False)
+
+    def _norm(self, norm: _Norm) -> Value:
+        values = [self._sub(list(entry)) for entry in norm.entries]
+        exact = all(value.exact for value in values)
+        magnitudes = [abs(value.value) for value in values]
+        if norm.kind == "1":
+            return Value(sum(magnitudes, Fraction(0)), exact)
+        if norm.kind == "inf":
+            return Value(max(magnitudes), exact)
+        squares = sum((m * m for m in magnitudes), Fraction(0))
+        return _function(_sqrt, Value(squares, exact), exact_squares=True)
 
     def _until_bar(self) -> list[Any]:
         """The items up to the ``|`` that closes the one just taken."""
@@ -554,7 +690,7 @@ class _Parser:
         return (is_number(item) or isinstance(item, Group)
                 or (isinstance(item, Delim) and item.opener in ("(", "[", *ABSOLUTE))
                 or is_tok(item, _FRACTIONS | frozenset(["\\sqrt", "\\exp", "e"]) | _LOGS
-                          | _UPRIGHT) or isinstance(item, _Extreme)
+                          | _UPRIGHT) or isinstance(item, _Extreme | _Norm)
                 or (name_prefix(self.items[self.at:]) is not None
                     and not is_tok(item, MINUS | frozenset(["+", "|", "^", "_"]))))
 

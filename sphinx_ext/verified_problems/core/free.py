@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from .binding import Binding, Quantities, bound_to, describe, is_literal
 from .derivations import Derivations
-from .digits import Status, compare
+from .digits import Status, compare, to_decimal
 from .printed import Printed, negated
 from .values import Placed
 from .verdicts import (
@@ -124,6 +124,8 @@ def _bound(cell: Placed, label: str, quantities: Quantities,
     policy = quantities.policy
     comparison = as_percentage(cell, compare(cell.number.value_text, value, policy), policy,
                                lambda face, at: compare(face, value, at))
+    if comparison.over_policy and _printed_exactly(cell, quantities.values_of(label)):
+        comparison = replace(comparison, over_policy=False)
     verdict = verdict_of(kind, None, None, cell, in_percent(cell, comparison), label)
     if verdict.outcome is Outcome.DIVERGE:
         message = (f"{text} here is {bound_to(label, value)}; if the page now means "
@@ -131,6 +133,13 @@ def _bound(cell: Placed, label: str, quantities: Quantities,
         verdict = replace(verdict, message=message)
     verdict = with_provenance(verdict, describe(label, value))
     return replace(verdict, bound=label, candidates=candidates)
+
+
+def _printed_exactly(cell: Placed, values: list[str | None]) -> bool:
+    """Whether one quantity of a binding printed exactly the digits written (``0.147981``,
+    beside the same value at eight places): an exact value is no rounding beyond the policy."""
+    written = to_decimal(cell.number.value_text)
+    return any(value is not None and to_decimal(value) == written for value in values)
 
 
 def _unbound(cell: Placed, candidates: tuple[tuple[str, str], ...], message: str) -> Verdict:
@@ -164,9 +173,19 @@ def _pooled(cell: Placed, printed: Printed, derivations: Derivations) -> Verdict
     if comparison.status is Status.DIVERGE:
         nearest = printed.nearest(text)
         shown = f"nearest printed {nearest}" if nearest else "none printed"
-        message = f"free digit: prose {cell.number.text} is not among the printed numbers ({shown})"
+        message = (f"free digit: prose {_as_read(cell, comparison.places)} is not among the "
+                   f"printed numbers ({shown})")
         return replace(verdict, message=message)
     return verdict
+
+
+def _as_read(cell: Placed, places: int) -> str:
+    """A prose number as a message quotes it: a percentage with the hundredth it was read as,
+    at the places compared (``16.7 % (read as 0.1670)``)."""
+    number = cell.number
+    if not number.percent:
+        return number.text
+    return f"{number.text} % (read as {to_decimal(number.value_text):.{max(places, 0)}f})"
 
 
 def _derived(cell: Placed, derivations: Derivations) -> Verdict | None:

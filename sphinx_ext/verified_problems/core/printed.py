@@ -13,7 +13,7 @@ import ast
 import io
 import re
 import tokenize
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -154,8 +154,8 @@ class Printed:
     @cached_property
     def array_words(self) -> frozenset[str]:
         """The words of the names of printed arrays (``W1`` and ``v_1``: ``W``, ``v``)."""
-        return frozenset(word for entry in self.transcript.entries.values()
-                         if len(entry.shape) in (1, 2) for word in _WORDS.findall(entry.name))
+        return name_words(entry.name for entry in self.transcript.entries.values()
+                          if len(entry.shape) in (1, 2))
 
     def arrays_of(self, size: int, ndim: int
                   ) -> Iterator[tuple[Entry, list[tuple[int, ...]], tuple[str, ...]]]:
@@ -321,3 +321,9 @@ def _is_decimal(text: str) -> bool:
     lowered = text.lower()
     return not lowered.startswith(("0x", "0o", "0b")) and ("." in text or "e" in lowered) \
         and not lowered.endswith("j")
+
+
+def name_words(names: Iterable[str]) -> frozenset[str]:
+    """The words of names as the prose may spell them (``W1`` and ``v_1``: ``W``, ``v``): a
+    term with none of them in it names no array."""
+    return frozenset(word for name in names for word in _WORDS.findall(name))

@@ -9,7 +9,8 @@ digits or further dots is part of an identifier or a section number (``0.NU.02``
 The rule, exactly:
 
 * a number is ``\\d*\\.\\d+`` with an optional exponent (``1.2e-5``), or digits with an
-  exponent (``8e-11``, ``3e-4``: scientific notation needs no decimal point to be a decimal);
+  exponent (``8e-11``, ``3e-4``, and as typed with a times sign: ``1.20 × 10⁻⁴``,
+  ``4.4 · 10^-5``; scientific notation needs no decimal point to be a decimal);
 * it is not preceded by a letter, a digit or ``.``;
 * it is not followed by a letter or a digit, nor by a ``.`` that a letter or a digit follows
   (so ``0.5.`` at the end of a sentence gives ``0.5``, while ``1.2.3`` gives nothing);
@@ -32,6 +33,13 @@ _DECIMAL = re.compile(
     r"(?![^\W_])(?!\.[^\W_])"  # not before a letter, a digit, or a dot that continues a word
 )
 _MINUS = "-−"
+_SPACE = "[ \u00a0\u2009\u202f]?"
+#: Scientific notation as typed in text: ``1.20 × 10⁻⁴``, ``4.4·10^-5``, ``2 x 10^{-3}``.
+_SCIENTIFIC = re.compile(
+    r"(?<![^\W_])(?<!\.)([0-9]*\.?[0-9]+)" + _SPACE + "[×x·⋅]" + _SPACE
+    + r"10(?:([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)|\^\{?([-−+]?[0-9]+)\}?)(?![^\W_])"
+)
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 #: A percent sign after a number, with at most a space (thin or not) between: "2.45 %".
 _PERCENT = re.compile("[ \u00a0\u2009\u202f]?%|[ \u00a0]per ?cent\\b")
 _BEFORE_SIGN = "([,="
@@ -53,10 +61,25 @@ def find_decimals(text: str) -> list[ProseNumber]:
     Shared with the LaTeX reader, which reads the content of ``\\text{…}`` in math by the same
     rule as running text.
     """
-    found: list[ProseNumber] = []
+    found = _scientific(text)
+    taken = [(number.start, number.end) for number in found]
     for match in _DECIMAL.finditer(text):
+        if any(start <= match.start() < end for start, end in taken):
+            continue
         start = match.start() - 1 if has_sign(text, match.start()) else match.start()
         written = text[start : match.end()].replace("−", "-")
         percent = _PERCENT.match(text, match.end()) is not None
         found.append(ProseNumber(written, start, match.end(), decimal=True, percent=percent))
+    return sorted(found, key=lambda number: number.start)
+
+
+def _scientific(text: str) -> list[ProseNumber]:
+    """The numbers written in scientific notation with a times sign (``−1.20 × 10⁻⁴`` is
+    ``-1.20e-4``), their spans the whole of it."""
+    found: list[ProseNumber] = []
+    for match in _SCIENTIFIC.finditer(text):
+        start = match.start() - 1 if has_sign(text, match.start()) else match.start()
+        exponent = (match.group(2) or match.group(3)).translate(_SUPERSCRIPTS).replace("−", "-")
+        mantissa = text[start : match.end(1)].replace("−", "-")
+        found.append(ProseNumber(f"{mantissa}e{exponent}", start, match.end(), decimal=True))
     return found
