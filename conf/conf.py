@@ -61,6 +61,10 @@ html_theme_options = {
 html_last_updated_fmt = None
 
 latex_engine = "pdflatex"  # the extension declares the characters it writes
+#: The characters the authors' guide quotes that pdflatex does not know (a minus sign and a
+#: superscript minus: scientific notation as typed in text, `−1.20 × 10⁻⁴`).
+latex_elements = {"preamble": "\\DeclareUnicodeCharacter{2212}{\\ensuremath{-}}\n"
+                              "\\DeclareUnicodeCharacter{207B}{\\ensuremath{^{-}}}\n"}
 
 
 def setup(app: object) -> None:
@@ -88,11 +92,15 @@ def setup(app: object) -> None:
 
 
 def _mathjax_offline_is_parallel_safe(app: object) -> None:
-    """Declare sphinx-mathjax-offline parallel-safe; keep its 24 MB of MathJax to HTML output."""
+    """Declare sphinx-mathjax-offline parallel-safe; keep its 24 MB of MathJax to HTML output,
+    copied before the pages are written, not after: Sphinx links a static file that is already
+    there with its checksum, so every build (a clean one, or one resumed after a killed one
+    had copied it) links it the same way."""
     extension = app.extensions.get("sphinx-mathjax-offline")  # type: ignore[attr-defined]
     if extension is not None:
         extension.parallel_read_safe = True
-    if app.builder.format != "html":  # type: ignore[attr-defined]
-        for listener in list(app.events.listeners.get("build-finished", [])):  # type: ignore[attr-defined]
-            if getattr(listener.handler, "__name__", "") == "copy_mathjax_files":
-                app.disconnect(listener.id)  # type: ignore[attr-defined]
+    for listener in list(app.events.listeners.get("build-finished", [])):  # type: ignore[attr-defined]
+        if getattr(listener.handler, "__name__", "") == "copy_mathjax_files":
+            app.disconnect(listener.id)  # type: ignore[attr-defined]
+            if app.builder.format == "html":  # type: ignore[attr-defined]
+                listener.handler(app, None)

@@ -41,30 +41,31 @@ from typing import Any
 
 from .evaluation import (
     ABSOLUTE,
-    Lookup,
-    NamedArray,
     NotArithmetic,
     Value,
     as_decimal,
-    entries_of,
     evaluate_term,
-    is_number,
-    matrix_cells,
     number_value,
     places_shown,
     rounded_text,
-    split_commas,
-    term_items,
-    uses_arrays,
 )
 from .latex import Equation
 from .latex.grammar import Literal, NameTuple, classify, rows_of, unit_of
 from .latex.tokens import Delim, Env, Num, is_tok, walk
 from .latex.vocabulary import EITHER_SIGN, MINUS
+from .terms import (
+    EXTREMES,
+    Lookup,
+    NamedArray,
+    entries_of,
+    is_number,
+    matrix_cells,
+    split_commas,
+    term_items,
+    uses_arrays,
+)
 from .values import SourceProblem
 
-#: Functions of a list written out, whose arguments a step works out one by one.
-_EXTREMES = frozenset(["\\max", "\\min"])
 #: The relations across which both sides are one value.
 EQUALITIES = frozenset(["=", "\\approx", "≈", "\\simeq"])
 
@@ -522,7 +523,7 @@ class _Chain:
 def _extreme_arguments(term: Sequence[Any]) -> tuple[str, list[list[Any]]] | None:
     """A side that is one ``\\max`` or ``\\min`` of a list written out: which, and the list."""
     items = term_items(term)
-    if len(items) != 2 or not is_tok(items[0], _EXTREMES) or not isinstance(items[1], Delim):
+    if len(items) != 2 or not is_tok(items[0], EXTREMES) or not isinstance(items[1], Delim):
         return None
     arguments = split_commas(items[1].items)
     return (items[0].text, arguments) if len(arguments) > 1 else None

@@ -15,9 +15,9 @@ from decimal import Decimal
 from fractions import Fraction
 
 from .arithmetic import Known, check_chain, defined_arrays
-from .evaluation import NamedArray
 from .latex import Equation
 from .printed import Printed, name_words
+from .terms import NamedArray
 from .values import Placed
 
 
