@@ -99,8 +99,15 @@ def _mathjax_offline_is_parallel_safe(app: object) -> None:
     extension = app.extensions.get("sphinx-mathjax-offline")  # type: ignore[attr-defined]
     if extension is not None:
         extension.parallel_read_safe = True
+    builder = app.builder  # type: ignore[attr-defined]
     for listener in list(app.events.listeners.get("build-finished", [])):  # type: ignore[attr-defined]
-        if getattr(listener.handler, "__name__", "") == "copy_mathjax_files":
+        if getattr(listener.handler, "__name__", "") != "copy_mathjax_files":
+            continue
+        if builder.format != "html" or builder.name in _PAGE_BUILDERS:
             app.disconnect(listener.id)  # type: ignore[attr-defined]
-            if app.builder.format == "html":  # type: ignore[attr-defined]
-                listener.handler(app, None)
+        if builder.name in _PAGE_BUILDERS:  # an epub packs its files before: left as it was
+            listener.handler(app, None)
+
+
+#: The builders that write pages with MathJax beside them.
+_PAGE_BUILDERS = frozenset(["html", "dirhtml", "singlehtml"])
