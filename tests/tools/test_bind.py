@@ -243,3 +243,18 @@ def test_a_digit_bound_to_a_value_printed_at_two_precisions_may_show_the_exact_o
     result = sphinx_build(root, "-W")
     assert result.returncode == 0, result.stderr
     assert "more decimals than the rounding policy" not in result.stderr
+
+
+def test_a_named_integer_the_source_gives_is_bound_to_its_literal(root: Path) -> None:
+    # W is the statement's data, never printed: its w_21 = 2 quotes the source's 2.0
+    replace_in(root / "index.md", "About a third: 0.3333.",
+               "About a third: 0.3333. Its entry $w_{21} = 2$, and $k = 7$ classes.")
+    assert bind(root, THIRD).returncode == 0
+    record = json.loads((root / RECORD).read_text(encoding="utf-8"))["bindings"]
+    assert [b["prose"] for b in record if b["section"] == "A third"] == ["0.3333", "2"]
+    assert sphinx_build(root, "-W").returncode == 0
+    replace_in(root / "index.md", "$w_{21} = 2$", "$w_{21} = 3$")
+    wrong = errors(sphinx_build(root, "-W"))
+    assert any("index.md:16:" in e and "3 here is bound to" in e for e in wrong), wrong
+    replace_in(root / "index.md", "$w_{21} = 3$, and $k = 7$", "$w_{21} = 2$, and $k = 8$")
+    assert sphinx_build(root, "-W").returncode == 0  # a count quotes nothing: no error

@@ -193,8 +193,8 @@ def _check_unprinted(placed_value: PlacedValue, printed: Printed,
         return _quoted_integers(placed_value, printed, derivations, binder)
     if not decimals and len(cells) > 1:  # a tuple of integers is a value too: (-1000, -1001)
         decimals = list(cells)
-    if not decimals:
-        return []  # m_0 = 0: a start that needs no print
+    if not decimals:  # m_0 = 0: a start that needs no print, or a value the source gives
+        return _given_integer(cells, printed, derivations, binder)
     if binder is None or not binder.strict:
         whole = _check_whole(placed_value, printed)
         if whole is not None:
@@ -224,6 +224,16 @@ def _quoted_integers(placed_value: PlacedValue, printed: Printed, derivations: D
     if binder is not None and binder.strict:
         return _bound_integers(placed_value.cells, (), printed, derivations, binder)
     return _check_whole(placed_value, printed) or []
+
+
+def _given_integer(cells: Sequence[Placed], printed: Printed, derivations: Derivations,
+                   binder: Binder | None) -> list[Verdict]:
+    """A named integer the snippet did not print (``x = 2``, ``\\gamma_1 = 2``): where the book
+    binds, bound to the source's literal it quotes, so that it cannot turn into another
+    number; one that quotes none is a count (``k = 2``), and no error."""
+    if binder is None or not binder.strict:
+        return []
+    return _bound_integers(cells, (), printed, derivations, replace(binder, printed=False))
 
 
 def _bound_integers(cells: Sequence[Placed], decimals: Sequence[Placed], printed: Printed,
