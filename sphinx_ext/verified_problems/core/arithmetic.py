@@ -119,22 +119,36 @@ class ChainResult:
     covered: set[int] = field(default_factory=set)
 
 
-def defined_arrays(equation: Equation, known: Known
-                   ) -> Iterator[tuple[str, NamedArray, NamedArray]]:
-    """The names a chain equates with a tuple or matrix of numbers written out (``B =
-    \\begin{pmatrix} 4 & 0 \\\\ 3 & -5 \\end{pmatrix}``), with its shape and values: an array
-    the prose defines, which a later computation may use by its name (``B\\vec{v}_1``): as
-    written, and as the policy carries it (a number that stands for one printed value is that
-    value)."""
+def defined_arrays(equation: Equation, unknown: Callable[[str], bool]
+                   ) -> Iterator[tuple[str, Literal]]:
+    """The names (of those ``unknown`` says the page knows nothing of) a chain equates with a
+    tuple or matrix of numbers written out (``B = \\begin{pmatrix} 4 & 0 \\\\ 3 & -5
+    \\end{pmatrix}``), with that literal: an array the prose defines, which a later computation
+    may use by its name (``B\\vec{v}_1``)."""
     terms = equation.terms
     for k, relation in enumerate(equation.relations):
-        if relation not in EQUALITIES or k + 1 >= len(terms):
+        if relation not in EQUALITIES or k + 1 >= len(terms) or not _written_out(terms[k + 1]):
             continue
-        name, value = classify(terms[k]), classify(terms[k + 1])
-        if isinstance(name, str) and isinstance(value, Literal) and len(value.cells) > 1 \
-                and len(value.shape) in (1, 2) and all(is_number(c) for c in value.cells):
-            yield name, (value.shape, tuple(cell.text for cell in value.cells)), \
-                (value.shape, tuple(_carried(cell, known) for cell in value.cells))
+        name = classify(terms[k])
+        if not isinstance(name, str) or not unknown(name):
+            continue
+        value = classify(terms[k + 1])
+        if isinstance(value, Literal) and len(value.cells) > 1 and len(value.shape) in (1, 2) \
+                and all(is_number(c) for c in value.cells):
+            yield name, value
+
+
+def _written_out(term: Sequence[Any]) -> bool:
+    """Whether a side may be a tuple or matrix of numbers (checked first: classify costs more)."""
+    items = term_items(term)
+    return len(items) == 1 and isinstance(items[0], Env | Delim)
+
+
+def array_readings(literal: Literal, known: Known) -> tuple[NamedArray, NamedArray]:
+    """An array the prose writes out, as written and as the policy carries it (a number that
+    stands for one printed value is that value)."""
+    return ((literal.shape, tuple(cell.text for cell in literal.cells)),
+            (literal.shape, tuple(_carried(cell, known) for cell in literal.cells)))
 
 
 def _carried(number: Num, known: Known) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 
-from .arithmetic import Known, check_chain, defined_arrays
+from .arithmetic import Known, array_readings, check_chain, defined_arrays
 from .latex import Equation
 from .printed import Printed, name_words
 from .terms import NamedArray
@@ -122,8 +122,11 @@ def _defining(equation: Equation, printed: Printed,
     """What the page knows once a chain has defined arrays by name that the snippet did not
     print (a printed one is what its name means), as written and carried: their words, for
     the next chains."""
-    new = {name: (written, carried) for name, written, carried in defined_arrays(equation, known)
-           if printed.array(name) is None and printed.scalar(name) is None}
+    def unknown(name: str) -> bool:
+        return printed.array(name) is None and printed.scalar(name) is None
+
+    new = {name: array_readings(literal, known)
+           for name, literal in defined_arrays(equation, unknown)}
     if not new:
         return known
     defined.update(new)
