@@ -54,10 +54,10 @@ from .latex.grammar import Literal, NameTuple, classify, rows_of, unit_of
 from .latex.tokens import Delim, Env, Num, is_tok, walk
 from .latex.vocabulary import EITHER_SIGN, MINUS
 from .terms import (
-    EXTREMES,
     Lookup,
     NamedArray,
     entries_of,
+    extreme_of,
     is_number,
     matrix_cells,
     split_commas,
@@ -351,12 +351,11 @@ class _Chain:
         """``\\max(2 + 0.5 \\cdot 5,\\; 5) = \\max(4.5,\\; 5)``: a step that works out the
         arguments of one ``\\max`` or ``\\min`` gives each of them, one by one (a wrong one
         that is not the largest would pass as the value). Reported at the first that differs."""
-        lists = [_extreme_arguments(self.terms[j]) for j in (k, k + 1)]
-        first, second = lists
-        if first is None or second is None or first[0] != second[0] \
-                or len(first[1]) != len(second[1]):
+        first, second = (extreme_of(term_items(self.terms[j])) for j in (k, k + 1))
+        if first is None or second is None or first.largest != second.largest \
+                or len(first.arguments) != len(second.arguments):
             return []
-        for a, b in zip(first[1], second[1], strict=True):
+        for a, b in zip(first.arguments, second.arguments, strict=True):
             readings = [[self._argument(a, k, full), self._argument(b, k + 1, full)]
                         for full in (False, True)]
             places = max(self.known.places, _places_in(a), _places_in(b))
@@ -370,7 +369,7 @@ class _Chain:
                 f"but {_text(b, self.source)} is {_shown(y.value)}"))]
         return []
 
-    def _argument(self, items: list[Any], j: int, full: bool) -> Value | None:
+    def _argument(self, items: Sequence[Any], j: int, full: bool) -> Value | None:
         """One argument's value, as written or at full precision (None: not one value)."""
         lookup = self.lookups.get(j, self.names) if full else self.names
         values = evaluate_term(items, self.known.log_base, lookup)
@@ -532,15 +531,6 @@ class _Chain:
             if not isinstance(self.written[k], str) and not isinstance(self.written[k + 1], str):
                 linked |= {k, k + 1}
         return sorted(linked)
-
-
-def _extreme_arguments(term: Sequence[Any]) -> tuple[str, list[list[Any]]] | None:
-    """A side that is one ``\\max`` or ``\\min`` of a list written out: which, and the list."""
-    items = term_items(term)
-    if len(items) != 2 or not is_tok(items[0], EXTREMES) or not isinstance(items[1], Delim):
-        return None
-    arguments = split_commas(items[1].items)
-    return (items[0].text, arguments) if len(arguments) > 1 else None
 
 
 def _margin(term: Sequence[Any]) -> bool:

@@ -80,15 +80,14 @@ def derive(equations: Sequence[PlacedEquation], printed: Printed,
 
     defined: dict[str, tuple[NamedArray, NamedArray]] = {}
 
-    def array(name: str) -> NamedArray | None:
-        return printed.array(name) or (defined[name][1] if name in defined else None)
-
-    def written_array(name: str) -> NamedArray | None:
-        return printed.array(name) or (defined[name][0] if name in defined else None)
+    def arrays(reading: int) -> Callable[[str], NamedArray | None]:
+        """Printed arrays, then those the prose wrote out, in one reading (0: as written)."""
+        return lambda name: printed.array(name) or (
+            defined[name][reading] if name in defined else None)
 
     known = Known(printed.policy.decimals, full, printed.scalar, provenance, log_base,
-                  printed.values, printed.arrangement, array, printed.array_words,
-                  written_array)
+                  printed.values, printed.arrangement, arrays(1), printed.array_words,
+                  arrays(0))
     for chain, placed in enumerate(equations):
         result = check_chain(placed.equation, placed.source, known)
         known = _defining(placed.equation, printed, defined, known)

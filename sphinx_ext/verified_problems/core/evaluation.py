@@ -37,6 +37,7 @@ from .terms import (
     Lookup,
     Norm,
     argument_items,
+    closing,
     is_number,
     parts,
     term_items,
@@ -304,8 +305,7 @@ class _Parser:
 
     def _until_bar(self) -> list[Any]:
         """The items up to the ``|`` that closes the one just taken."""
-        end = next((k for k in range(self.at, len(self.items)) if is_tok(self.items[k], "|")),
-                   None)
+        end = closing(self.items, self.at, "|")
         if end is None:
             raise NotArithmetic
         inside, self.at = self.items[self.at:end], end + 1

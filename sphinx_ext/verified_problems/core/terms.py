@@ -23,7 +23,7 @@ SKIPPED = frozenset(["\\,", "\\;", "\\:", "\\!", "\\ ", "~", "\\left", "\\right"
                      "\\bigr", "\\Bigl", "\\Bigr", "\\big", "\\Big", "\\displaystyle",
                      "\\textstyle", "\\%"])
 #: The largest and the smallest of a list written out: ``\\max(4.5,\\; 5)``.
-EXTREMES = frozenset(["\\max", "\\min"])
+_EXTREMES = frozenset(["\\max", "\\min"])
 #: Upright forms of a letter (``\\mathrm{e}``, ``_{\\mathrm{F}}``).
 UPRIGHT = frozenset(["\\mathrm", "\\operatorname", "\\textrm", "\\text", "\\mathit"])
 #: ``a \\pm b`` is two values, ``a - b`` and ``a + b`` (in the order of an interval written
@@ -81,24 +81,28 @@ class Extreme:
 
     largest: bool
     arguments: tuple[tuple[Any, ...], ...]
-    start: int
+
+
+def extreme_of(items: list[Any]) -> Extreme | None:
+    """The one ``\\max`` or ``\\min`` of a list written out that ``items`` are, if they are."""
+    gathered = _gathered(items)
+    return gathered[0] if len(gathered) == 1 and isinstance(gathered[0], Extreme) else None
 
 
 def _gathered(items: list[Any]) -> list[Any]:
     """``items`` with each ``\\max(…)`` and ``\\min(…)`` of two or more arguments made one
     :class:`Extreme`, inside brackets too (the items themselves where there is none)."""
-    if not any(is_tok(item, EXTREMES) for item in walk(items)):
+    if not any(is_tok(item, _EXTREMES) for item in walk(items)):
         return items
     out: list[Any] = []
     changed = False
     for item in items:
-        if out and is_tok(out[-1], EXTREMES) and isinstance(item, Delim) \
+        if out and is_tok(out[-1], _EXTREMES) and isinstance(item, Delim) \
                 and item.opener in ("(", "[", "\\{"):
             parts = split_commas(item.items)
             if len(parts) > 1:
                 out[-1] = Extreme(out[-1].text == "\\max",
-                                   tuple(tuple(_gathered(list(part))) for part in parts),
-                                   out[-1].start)
+                                  tuple(tuple(_gathered(list(part))) for part in parts))
                 changed = True
                 continue
         if isinstance(item, Group | Delim):
@@ -160,15 +164,19 @@ def _norm_bracket(items: Sequence[Any], at: int) -> tuple[list[Any] | None, int]
     item = items[at]
     if isinstance(item, Delim) and _opens_norm(item):
         return list(item.items), at + 1
-    if is_tok(item, "\\|"):
-        end = next((k for k in range(at + 1, len(items)) if is_tok(items[k], "\\|")), None)
-        if end is not None:
-            return list(items[at + 1:end]), end + 1
-    return None, at
+    end = closing(items, at + 1, "\\|") if is_tok(item, "\\|") else None
+    return (list(items[at + 1:end]), end + 1) if end is not None else (None, at)
+
+
+def closing(items: Sequence[Any], start: int, bar: str) -> int | None:
+    """Where the next ``bar`` (``|``, ``\\|``) from ``start`` is: the one that closes a bar
+    left unmatched by the brackets' pass."""
+    return next((k for k in range(start, len(items)) if is_tok(items[k], bar)), None)
 
 
 def _norm_kind(items: Sequence[Any], at: int) -> tuple[str | None, int]:
-    """The kind a norm's subscript names (``2`` without one), and where the norm ends."""
+    """The kind a norm's subscript names (``""`` without one: the length), and where the
+    norm ends."""
     if not is_tok(_item_at(items, at), "_"):
         return "", at
     script = _item_at(items, at + 1)

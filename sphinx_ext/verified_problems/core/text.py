@@ -41,7 +41,7 @@ _SCIENTIFIC = re.compile(
 )
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 #: A percent sign after a number, with at most a space (thin or not) between: "2.45 %".
-_PERCENT = re.compile("[ \u00a0\u2009\u202f]?%|[ \u00a0]per ?cent\\b")
+_PERCENT = re.compile(_SPACE + "%|[ \u00a0]per ?cent\\b")
 _BEFORE_SIGN = "([,="
 
 
@@ -66,8 +66,7 @@ def find_decimals(text: str) -> list[ProseNumber]:
     for match in _DECIMAL.finditer(text):
         if any(start <= match.start() < end for start, end in taken):
             continue
-        start = match.start() - 1 if has_sign(text, match.start()) else match.start()
-        written = text[start : match.end()].replace("−", "-")
+        start, written = _signed(text, match.start(), match.end())
         percent = _PERCENT.match(text, match.end()) is not None
         found.append(ProseNumber(written, start, match.end(), decimal=True, percent=percent))
     return sorted(found, key=lambda number: number.start)
@@ -78,8 +77,15 @@ def _scientific(text: str) -> list[ProseNumber]:
     ``-1.20e-4``), their spans the whole of it."""
     found: list[ProseNumber] = []
     for match in _SCIENTIFIC.finditer(text):
-        start = match.start() - 1 if has_sign(text, match.start()) else match.start()
+        start, mantissa = _signed(text, match.start(), match.end(1))
         exponent = (match.group(2) or match.group(3)).translate(_SUPERSCRIPTS).replace("−", "-")
-        mantissa = text[start : match.end(1)].replace("−", "-")
         found.append(ProseNumber(f"{mantissa}e{exponent}", start, match.end(), decimal=True))
     return found
+
+
+def _signed(text: str, start: int, end: int) -> tuple[int, str]:
+    """Where a number found at ``start`` begins, its unary minus included, and its text up to
+    ``end`` with an ASCII minus."""
+    if has_sign(text, start):
+        start -= 1
+    return start, text[start:end].replace("−", "-")
