@@ -15,6 +15,7 @@ from verified_problems.core import (
     Verdict,
     read_math,
     read_transcript,
+    source_arrays,
     verify,
 )
 
@@ -22,8 +23,9 @@ from verified_problems.core import (
 def check(latex: str, printed: str = "", *, log_base: int | None = None,
           macros: dict[str, tuple[str, int]] | None = None,
           given: Sequence[str] = (), given_names: dict[str, str] | None = None,
-          decimals: int = 4) -> list[Verdict]:
-    """Every verdict on one block against a transcript; a number's column is its offset."""
+          source: str = "", decimals: int = 4) -> list[Verdict]:
+    """Every verdict on one block against a transcript; a number's column is its offset.
+    ``source`` is a snippet's source: the arrays it writes out by name are given."""
     extract = read_math(latex, macros or {})
     numbers = [c for v in extract.named for c in v.cells] + extract.free
     placed = {n.start: Placed(n, 1, n.start, "") for n in numbers}
@@ -35,7 +37,8 @@ def check(latex: str, printed: str = "", *, log_base: int | None = None,
     named = [PlacedValue(v, tuple(placed[c.start] for c in v.cells)) for v in extract.named]
     free = [placed[n.start] for n in extract.free]
     return verify(read_transcript(printed), named, free, [], Policy(decimals), equations=equations,
-                  given=given, given_names=given_names, log_base=log_base)
+                  given=given, given_names=given_names, log_base=log_base,
+                  given_arrays=source_arrays(source))
 
 
 def arithmetic(latex: str, printed: str = "", **options: object) -> list[Verdict]:

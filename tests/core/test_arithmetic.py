@@ -138,6 +138,36 @@ def test_a_matrix_of_computations_is_checked_cell_by_cell() -> None:
     assert mismatches(r"\begin{vmatrix} 1 & 2 \\ 3 & 4 \end{vmatrix} = -2") == []
 
 
+def test_determinant_bars_are_evaluated_exactly() -> None:
+    cofactors = (r"\begin{{vmatrix}} 2 & 1 & -1 \\ 1 & 3 & 2 \\ 1 & 0 & 2 \end{{vmatrix}}"
+                 r" = 2 \begin{{vmatrix}} 3 & 2 \\ 0 & {minor} \end{{vmatrix}}"
+                 r" - 1 \begin{{vmatrix}} 1 & 2 \\ 1 & 2 \end{{vmatrix}}"
+                 r" + (-1) \begin{{vmatrix}} 1 & 3 \\ 1 & 0 \end{{vmatrix}}"
+                 r" = 2(6 - 0) - 1(2 - 2) + (-1)(0 - 3) = 15")
+    assert mismatches(cofactors.format(minor=2)) == []
+    assert mismatches(cofactors.format(minor=5)) == [
+        "the arithmetic does not hold: " + cofactors.format(minor=2).split(" = ")[0]
+        + " is 15, but " + cofactors.format(minor=5).split(" = ")[1] + " is 33"]
+    assert mismatches(r"\begin{vmatrix} 0.5 & 0.2 \\ 0.1 & 0.4 \end{vmatrix} = 0.18") == []
+    assert mismatches(r"\begin{vmatrix} 0.5 & 0.2 \\ 0.1 & 0.4 \end{vmatrix} = 0.2") == [
+        r"the arithmetic does not hold: \begin{vmatrix} 0.5 & 0.2 \\ 0.1 & 0.4 \end{vmatrix} "
+        "is 0.1800, not 0.2"]
+    # a norm's double bars, and bars that are not square, are not evaluated
+    assert mismatches(r"\begin{Vmatrix} 1 & 2 \\ 3 & 4 \end{Vmatrix} = 7") == []
+    assert mismatches(r"\begin{vmatrix} 1 & 2 & 3 \\ 3 & 4 & 5 \end{vmatrix} = 7") == []
+
+
+def test_integer_powers_of_any_size_are_evaluated() -> None:
+    assert mismatches(r"20 \times 0.1 \times 0.9^{19} = 0.2702") == []
+    assert mismatches(r"0.9^{20} = 0.1316") == [
+        "the arithmetic does not hold: 0.9^{20} is 0.1216, not 0.1316"]
+    assert mismatches(r"2^{-20} = 0.000001") == []
+    assert mismatches(r"2^{20} = 1000000") == [
+        "the arithmetic does not hold: 2^{20} is 1048576.0000, not 1000000"]
+    assert mismatches(r"10^{100} = 5") != []  # exact, however large
+    assert mismatches(r"2^{1000000} = 3") == []  # too large to write out: not evaluated
+
+
 def test_a_minus_before_a_power_negates_the_power() -> None:
     assert mismatches(r"e^{-0.5^2/2} \approx 0.8825") == []
     assert mismatches(r"-0.5^2 = -0.25") == []

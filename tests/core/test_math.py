@@ -655,14 +655,22 @@ def test_a_comma_inside_brackets_does_not_split_the_equation() -> None:
 
 @pytest.mark.parametrize(
     "env",
-    ["matrix", "bmatrix", "pmatrix", "Bmatrix", "vmatrix", "Vmatrix", "smallmatrix",
-     "bmatrix*", "pmatrix*"],
+    ["matrix", "bmatrix", "pmatrix", "Bmatrix", "smallmatrix", "bmatrix*", "pmatrix*"],
 )
 def test_every_matrix_environment_is_a_value(env: str) -> None:
     latex = rf"M = \begin{{{env}}} 0.5 & -1 \\ 2 & 0.25 \end{{{env}}}"
     value = only_named(extract(latex))
     assert value.shape == (2, 2)
     assert cells(latex, value) == ["0.5", "-1", "2", "0.25"]
+
+
+@pytest.mark.parametrize("env", ["vmatrix", "Vmatrix", "vmatrix*"])
+def test_a_matrix_between_bars_is_no_value_of_a_name(env: str) -> None:
+    # \det A_1 = |…| = 26: the name's value is the 26 (a determinant, a scalar), never 3×3
+    latex = rf"\det A_1 = \begin{{{env}}} 3 & 1 \\ 1 & 3 \end{{{env}}} = 8"
+    value = only_named(extract(latex))
+    assert value.shape == ()
+    assert cells(latex, value) == ["8"]
 
 
 def test_column_vector_in_pmatrix() -> None:
@@ -1000,8 +1008,7 @@ _INTEGERS = st.builds(lambda sign, n: f"{sign}{n}", st.sampled_from(["", "-"]),
 _CELLS = st.one_of(_DECIMALS, _INTEGERS)
 _GAPS = st.sampled_from(["", " ", "  ", "\n", "\n    ", r"\,", r"\;", r"\quad ", r"\ ", "~",
                          " % note\n"])
-_MATRICES = st.sampled_from(["matrix", "bmatrix", "pmatrix", "Bmatrix", "vmatrix", "Vmatrix",
-                             "smallmatrix"])
+_MATRICES = st.sampled_from(["matrix", "bmatrix", "pmatrix", "Bmatrix", "smallmatrix"])
 _NAMES = st.sampled_from([("A", "A"), (r"\mat{A}", "A"), (r"\mathbf{W}_{q}", "W_q"),
                           (r"\boldsymbol{\Sigma}", "Sigma"), (r"\vec{a}_1", "a_1")])
 

@@ -6,6 +6,7 @@ import block_check
 from verified_problems.core import (
     Outcome,
     Verdict,
+    source_arrays,
 )
 
 TRANSCRIPT = """\
@@ -133,3 +134,61 @@ def test_a_named_tuple_of_integers_is_a_value_the_snippet_must_print() -> None:
     assert failures(r"\vec{y} = (-1000,\; -1001,\; -1003)", "y = [-1000. -1001. -1002.]\n") != []
     assert failures(r"\vec{y} = (-1000,\; -1001,\; -1002)", "z = [1. 2.]\n") != []
     assert failures(r"m_0 = 0", "m_1 = -0.6\n") == []  # one integer: a start, no print needed
+
+
+_BATCH_NORM = """import numpy as np
+X = np.array([[1.0, -2.0], [2.0, 0.0]])
+gamma = np.array([2.0, 0.5])
+beta = [0.5, -1.0]
+w = np.array([0.1, 0.2])
+for step in range(3):
+    w = w - 0.1 * w
+v = np.array([0.3, 0.4])
+v[0] = 0.0
+"""
+
+
+def test_the_source_writes_out_the_arrays_it_assigns_once() -> None:
+    arrays = source_arrays(_BATCH_NORM)
+    assert {name: (entry.shape, entry.values, entry.line) for name, entry in arrays.items()} == {
+        "X": ((2, 2), ("1.0", "-2.0", "2.0", "0.0"), 2),
+        "gamma": ((2,), ("2.0", "0.5"), 3),
+        "beta": ((2,), ("0.5", "-1.0"), 4)}  # w and v change after they are written
+    assert source_arrays("x = [1.0, [2.0]]\ny = np.zeros(3)\nz = [0.5, n]\n") == {}
+    assert source_arrays("def broken(:\n") == {}
+
+
+def test_a_name_the_source_writes_out_is_given_whole_and_by_element() -> None:
+    latex = r"\boldsymbol{\gamma} = (2,\; 0.5), \qquad \gamma_2 = 0.5, \qquad \beta_1 = 0.5"
+    verdicts = block_check.check(latex, "Y = [1.5 3. ]\n", source=_BATCH_NORM)
+    assert [(v.kind, v.name, v.index, v.outcome) for v in verdicts] == [
+        ("given", "gamma", (1,), Outcome.MATCH), ("given", "gamma", (2,), Outcome.MATCH),
+        ("given", "gamma", (2,), Outcome.MATCH), ("given", "beta", (1,), Outcome.MATCH)]
+    assert verdicts[1].provenance == "given on line 3 of the snippet: gamma[2] = 0.5"
+
+
+def test_a_wrong_digit_of_given_data_fails_where_a_printed_number_equals_it() -> None:
+    # Y prints 0.6 and 3: without the source's gamma, either would have been its provenance
+    fails = block_check.failures(r"\boldsymbol{\gamma} = (3,\; 0.6)", "Y = [0.6 3. ]\n",
+                                 source=_BATCH_NORM)
+    assert fails == ["gamma[1] (given): prose 3, printed 2.0000",
+                     "gamma[2] (given): prose 0.6, printed 0.5000"]
+    assert block_check.failures(r"\gamma_1 \times \gamma_2 = 1.5", source=_BATCH_NORM) == [
+        "the arithmetic does not hold: \\gamma_1 \\times \\gamma_2 is 1.0000, not 1.5"]
+
+
+def test_a_name_of_given_data_in_another_shape_means_something_else() -> None:
+    # a 3-vector named beta is not the source's 2-vector: the name's usual rules apply
+    verdicts = block_check.check(r"\boldsymbol{\beta} = (0.25,\; 0.5,\; 0.25)",
+                                 "p = [0.25 0.5  0.25]\n", source=_BATCH_NORM)
+    assert [(v.kind, v.name, v.outcome) for v in verdicts] == [("named", "p", Outcome.MATCH)] * 3
+
+
+def test_a_wrong_percentage_names_the_printed_percentage_it_is_nearest() -> None:
+    printed = "eig = 0.5949\ndrop_1_percent = 61.27560123\n"
+    assert block_check.failures(r"61.3\%", printed) == [
+        "free digit: prose 61.3 % (read as 0.6130) is not among the printed numbers (nearest "
+        "printed 61.2756 (drop_1_percent))"]
+    assert block_check.failures(r"59.3\%", printed) == [
+        "free digit: prose 59.3 % (read as 0.5930) is not among the printed numbers (nearest "
+        "printed 0.5949 (eig))"]

@@ -74,7 +74,8 @@ def test_bind_writes_a_record_and_asks_for_the_one_choice(root: Path) -> None:
 def test_the_record_reads_binding_by_binding(bound: Path) -> None:
     text = (bound / RECORD).read_text(encoding="utf-8")
     lines = [line for line in text.splitlines() if '"prose"' in line]
-    assert len(lines) == 25  # one binding a line: its diff reads binding by binding
+    assert len(lines) == 21  # one binding a line: its diff reads binding by binding
+    assert not any('"section": "Given"' in line and '"prose": "1.5"' in line for line in lines)
     assert any('"bound": "p[1] = p[2] = largest"' in line and '"prose": "0.4223"' in line
                for line in lines)  # printed alike: one group, no question
     assert any('"bound": "snippet line 5"' in line for line in lines)  # the source's 0.5
@@ -95,8 +96,6 @@ def test_the_record_reads_binding_by_binding(bound: Path) -> None:
     (16, "third: 0.3333", "third: 0.1554", "near_third_a"),
     (20, "scale 0.5", "scale 0.1554", "the literal 0.5 on line 5 of the snippet"),
     (20, "lies 1.8620", "lies -1.8620", "-log_p_c"),
-    # a named value the snippet never printed: each decimal bound to its literal
-    (27, "2 & 0.7\n", "2 & 1.5\n", "the literal 0.7 on line 7 of the snippet"),
     # a named tuple the snippet printed as a row of another name, turned into another row
     (42, "(0.25,\\; 0.75)", "(0.75,\\; 0.25)", "H[1,1] = R[1,1] = R[2,2]"),
     # integers equated with a product of names, that the snippet printed
@@ -258,3 +257,42 @@ def test_a_named_integer_the_source_gives_is_bound_to_its_literal(root: Path) ->
     assert any("index.md:16:" in e and "3 here is bound to" in e for e in wrong), wrong
     replace_in(root / "index.md", "$w_{21} = 3$, and $k = 7$", "$w_{21} = 2$, and $k = 8$")
     assert sphinx_build(root, "-W").returncode == 0  # a count quotes nothing: no error
+
+
+def test_an_array_the_source_writes_out_is_given_not_bound(bound: Path) -> None:
+    # W is the statement's data, never printed: its entries are the source's, by position,
+    # though 1.5 and 0.7 are each a literal elsewhere too
+    replace_in(bound / "index.md", "2 & 0.7\n", "2 & 1.5\n")
+    found = errors(sphinx_build(bound, "-W"))
+    assert len(found) == 1 and "index.md:27:" in found[0], found
+    assert "W[2,2] (given): prose 1.5, printed 0.7" in found[0]
+
+
+def test_a_percentage_that_quotes_either_reading_is_asked_for(root: Path) -> None:
+    script = root / "scripts" / "softmax.py"
+    script.write_text(script.read_text(encoding="utf-8") + 'print("ratio =", 0.375)\n'
+                      'print("share_pct =", 37.49999999)\n', encoding="utf-8")
+    replace_in(root / "index.md", "About a third: 0.3333.",
+               "About a third: 0.3333.\n\nIt removes 37.5 % of the impurity.")
+    asked = bind(root, THIRD)
+    assert asked.returncode == 1
+    assert "index.md:18: 37.5 matches " in asked.stdout, asked.stdout
+    assert "ratio (0.375)" in asked.stdout and "share_pct (37.49999999)" in asked.stdout
+    assert bind(root, THIRD, "--choose=index.md:18=share_pct").returncode == 0
+    assert sphinx_build(root, "-W").returncode == 0
+    replace_in(root / "index.md", "37.5 %", "37.6 %")
+    wrong = errors(sphinx_build(root, "-W"))
+    assert any("index.md:18:" in e and "bound to share_pct" in e for e in wrong), wrong
+
+
+def test_rows_alike_are_told_apart_by_their_digits(root: Path) -> None:
+    # the three rows' places are one once their digits are masked: only the changed row fails
+    replace_in(root / "index.md", "## Exponentials\n",
+               "## Exponentials\n\n| x | value |\n|---|---|\n| $p_1$ | 0.4223 |\n"
+               "| $p_3$ | 0.1554 |\n| $p_0$ | 0 |\n")
+    assert bind(root, THIRD.replace(":16=", ":22=")).returncode == 0
+    assert sphinx_build(root, "-W").returncode == 0
+    replace_in(root / "index.md", "| $p_0$ | 0 |", "| $p_0$ | 0.1554 |")
+    found = errors(sphinx_build(root, "-W"))
+    assert len(found) == 1, found
+    assert "index.md:8: ERROR: 0.1554: bound to no printed quantity" in found[0]

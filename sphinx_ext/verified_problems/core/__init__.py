@@ -77,7 +77,14 @@ from .notebook import (
     located,
     read_location,
 )
-from .printed import Literal, index_label, literal_places, source_assignments, source_literals
+from .printed import (
+    Literal,
+    index_label,
+    literal_places,
+    source_arrays,
+    source_assignments,
+    source_literals,
+)
 from .prose import read_math, read_text
 from .source_map import Cursor, LineEdit, Position, edit_lines, offset_to_position, source_lines
 from .transcript import read_transcript
@@ -149,6 +156,7 @@ __all__ = [
     "read_text",
     "read_transcript",
     "render_request",
+    "source_arrays",
     "source_assignments",
     "source_lines",
     "source_literals",

@@ -91,11 +91,13 @@ def _mask(text: str) -> str:
     return _SPACE.sub(" ", _NUMBER.sub("#", text)).strip()
 
 
-def align(page: Sequence[tuple[str, str, str]],
-          record: Sequence[tuple[str, str, str]]) -> dict[int, int]:
+def align(page: Sequence[tuple[str, ...]], record: Sequence[tuple[str, ...]]) -> dict[int, int]:
     """Which record entry each of the page's digits is, by their keys, as a diff aligns lines:
-    ``{page index: record index}``. Where a run of keys was edited, each digit of the run is
-    paired with the most alike entry of the run's (ties in order), if one is alike enough."""
+    ``{page index: record index}``. A key is a :func:`place_key` and the digits written there,
+    so that places alike (a table's rows, whose masked places are one) are told apart by their
+    digits, as a diff tells lines. Where a run was edited, each digit of the run is paired
+    with the most alike entry of the run's by place alone (ties in order), if one is alike
+    enough: a digit changed where it stands keeps its binding."""
     matcher = difflib.SequenceMatcher(None, list(record), list(page), autojunk=False)
     paired: dict[int, int] = {}
     for tag, r1, r2, p1, p2 in matcher.get_opcodes():
@@ -110,7 +112,7 @@ def align(page: Sequence[tuple[str, str, str]],
 ALIKE = 0.6
 
 
-def _alike(page: Sequence[tuple[str, str, str]], record: Sequence[tuple[str, str, str]],
+def _alike(page: Sequence[tuple[str, ...]], record: Sequence[tuple[str, ...]],
            digits: range, entries: list[int]) -> dict[int, int]:
     """The most alike pairs first, each digit and entry used once."""
     scored = sorted(((_likeness(page[p], record[r]), -abs(p - digits.start - n), p, r)
@@ -124,7 +126,7 @@ def _alike(page: Sequence[tuple[str, str, str]], record: Sequence[tuple[str, str
     return paired
 
 
-def _likeness(one: tuple[str, str, str], other: tuple[str, str, str]) -> float:
+def _likeness(one: tuple[str, ...], other: tuple[str, ...]) -> float:
     if one[:2] != other[:2]:
         return 0.0  # another snippet's or another section's
     return difflib.SequenceMatcher(None, one[2], other[2], autojunk=False).ratio()

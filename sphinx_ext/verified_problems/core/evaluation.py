@@ -26,9 +26,9 @@ from decimal import Context, Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
-from .latex.grammar import name_prefix
-from .latex.tokens import Delim, Group, Num, is_tok
-from .latex.vocabulary import MINUS
+from .latex.grammar import name_prefix, ragged, rows_of
+from .latex.tokens import Delim, Env, Group, Num, is_tok
+from .latex.vocabulary import MINUS, starred
 from .terms import (
     NO_LOOKUP,
     SKIPPED,
@@ -52,9 +52,13 @@ _LOG_BASES = {"\\ln": None, "\\lg": 10}
 #: Brackets whose content's absolute value they mean.
 ABSOLUTE = frozenset(["|", "\\lvert", "\\vert"])
 _LARGEST_EXPONENT = Decimal(10_000)
+#: How large (in bits) an exact power may grow: ``0.9^{100}`` at 60 digits, and more.
+_LARGEST_POWER_BITS = 200_000
 #: π to 60 digits, as every other irrational here is computed.
 _PI = Fraction(Decimal("3.14159265358979323846264338327950288419716939937510582097494459"))
 _ONE = Fraction(1)
+#: Bars around a matrix that mean its determinant (``Vmatrix``, a norm, is not evaluated).
+DETERMINANTS = starred("vmatrix")
 
 
 class NotArithmetic(Exception):
@@ -258,6 +262,8 @@ class _Parser:
             return _function(_exp, self._argument_value())
         if isinstance(item, Norm):
             return self._norm(item)
+        if isinstance(item, Env) and item.name in DETERMINANTS:
+            return self._determinant(item)
         if isinstance(item, Extreme):
             values = [self._sub(list(argument)) for argument in item.arguments]
             return (max if item.largest else min)(values, key=lambda v: v.value)
@@ -291,6 +297,15 @@ class _Parser:
             raise NotArithmetic
         self.at += used
         return Value(value, False)
+
+    def _determinant(self, env: Env) -> Value:
+        """``\\begin{vmatrix} … \\end{vmatrix}``: the determinant of a square matrix."""
+        rows = rows_of(env)
+        if not rows or ragged(rows) is not None or len(rows) != len(rows[0]):
+            raise NotArithmetic
+        cells = [[self._sub(cell) for cell in row] for row in rows]
+        exact = all(cell.exact for row in cells for cell in row)
+        return Value(determinant([[cell.value for cell in row] for row in cells]), exact)
 
     def _norm(self, norm: Norm) -> Value:
         values = [self._sub(list(entry)) for entry in norm.entries]
@@ -345,6 +360,7 @@ class _Parser:
                 or (isinstance(item, Delim) and item.opener in ("(", "[", *ABSOLUTE))
                 or is_tok(item, _FRACTIONS | frozenset(["\\sqrt", "\\exp", "e"]) | _LOGS
                           | UPRIGHT) or isinstance(item, Extreme | Norm)
+                or (isinstance(item, Env) and item.name in DETERMINANTS)
                 or (name_prefix(self.items[self.at:]) is not None
                     and not is_tok(item, MINUS | frozenset(["+", "|", "^", "_"]))))
 
@@ -378,6 +394,24 @@ def _add(a: Value, b: Value) -> Value:
     return Value(a.value + b.value, a.exact and b.exact)
 
 
+def determinant(rows: Sequence[Sequence[Fraction]]) -> Fraction:
+    """A square matrix's determinant, exactly (elimination over the rationals)."""
+    matrix = [list(row) for row in rows]
+    found = _ONE
+    for k in range(len(matrix)):
+        pivot = next((i for i in range(k, len(matrix)) if matrix[i][k] != 0), None)
+        if pivot is None:
+            return Fraction(0)
+        if pivot != k:
+            matrix[k], matrix[pivot] = matrix[pivot], matrix[k]
+            found = -found
+        found *= matrix[k][k]
+        for row in matrix[k + 1:]:
+            factor = row[k] / matrix[k][k]
+            row[k:] = [a - factor * b for a, b in zip(row[k:], matrix[k][k:], strict=True)]
+    return found
+
+
 def _neg(a: Value) -> Value:
     return Value(-a.value, a.exact)
 
@@ -391,8 +425,13 @@ def _absolute(a: Value) -> Value:
 
 
 def _power(base: Value, exponent: Value) -> Value:
+    """An integer power, exactly (``0.9^{20}``, ``2^{-20}``); one whose digits would run to
+    tens of thousands is no arithmetic a page checks."""
     n = exponent.value
-    if not exponent.exact or n.denominator != 1 or not -12 <= n <= 12:
+    if not exponent.exact or n.denominator != 1:
+        raise NotArithmetic
+    size = max(base.value.numerator.bit_length(), base.value.denominator.bit_length())
+    if size * abs(n) > _LARGEST_POWER_BITS:
         raise NotArithmetic
     if n < 0 and base.value == 0:
         raise NotArithmetic
@@ -407,7 +446,12 @@ def as_decimal(value: Fraction) -> Decimal:
 def rounded_text(value: Fraction, places: int) -> str:
     """A rational rounded half to even to ``places`` decimals, written with all of them
     (``0.2500``): how a computed value is shown against digits at the policy's places."""
-    return f"{as_decimal(round(value, places)).quantize(Decimal(1).scaleb(-places)):f}"
+    scaled = round(value * Fraction(10) ** places)  # exact, however large the value
+    if places <= 0:
+        return str(scaled * 10 ** -places)
+    digits = str(abs(scaled)).rjust(places + 1, "0")
+    sign = "-" if scaled < 0 else ""
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
 
 def _exp(x: Decimal) -> Decimal:

@@ -101,9 +101,10 @@ def _bind(cell: Placed, derivations: Derivations, binder: Binder) -> Verdict | N
 def _candidates(cell: Placed, binder: Binder, magnitude: bool) -> tuple[tuple[str, str], ...]:
     number, quantities = cell.number, binder.quantities
     found = quantities.candidates(number.value_text, magnitude, binder.printed)
-    if not found and number.percent:
-        found = quantities.candidates(number.text, magnitude, binder.printed,
-                                      face_policy(quantities.policy))
+    if number.percent:  # 37.5 % may quote a printed 0.375 or a printed 37.4999…: both asked
+        face = quantities.candidates(number.text, magnitude, binder.printed,
+                                     face_policy(quantities.policy))
+        found += tuple(candidate for candidate in face if candidate not in found)
     return found
 
 
@@ -171,7 +172,7 @@ def _pooled(cell: Placed, printed: Printed, derivations: Derivations) -> Verdict
         return found
     verdict = verdict_of("free", None, None, cell, comparison, "free digit")
     if comparison.status is Status.DIVERGE:
-        nearest = printed.nearest(text)
+        nearest = printed.nearest(text, cell.number.text if cell.number.percent else None)
         shown = f"nearest printed {nearest}" if nearest else "none printed"
         message = (f"free digit: prose {_as_read(cell, comparison.places)} is not among the "
                    f"printed numbers ({shown})")

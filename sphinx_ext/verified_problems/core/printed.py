@@ -13,6 +13,7 @@ import ast
 import io
 import re
 import tokenize
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -95,12 +96,16 @@ class Printed:
     """A transcript (and the snippet's source literals) ready for the prose's questions."""
 
     def __init__(self, transcript: Transcript, policy: Policy, given: Sequence[str] = (),
-                 given_names: Mapping[str, str] | None = None) -> None:
+                 given_names: Mapping[str, str] | None = None,
+                 given_arrays: Mapping[str, Entry] | None = None) -> None:
         self.transcript = transcript
         self.policy = policy
         self.pool = PrintedPool(transcript.numbers)
         self.given = PrintedPool(given)
         self.given_names = dict(given_names or {})
+        #: The arrays the source writes out by name (:func:`source_arrays`): a prose name the
+        #: snippet did not print may mean one, or one of its elements.
+        self.given_arrays = dict(given_arrays or {})
         self._labels: dict[Decimal, str] = {}
         for entry in transcript.entries.values():
             for index, text in zip(indices(entry.shape), entry.values, strict=False):
@@ -109,11 +114,14 @@ class Printed:
                     self._labels.setdefault(value, entry.name + index_label(index))
 
     def scalar(self, name: str) -> Fraction | None:
-        """The full printed value of a prose name that means one number, if it was printed."""
+        """The full value of a prose name that means one number, if it was printed, or if the
+        source gives it (a name it assigns a number, an element of an array it writes out)."""
         resolved = resolve(name, self.transcript.entries)
+        if resolved is None and name in self.given_names:
+            return Fraction(to_decimal(self.given_names[name]))
+        resolved = resolved or resolve(name, self.given_arrays)
         if resolved is None:
-            given = self.given_names.get(name)
-            return Fraction(to_decimal(given)) if given is not None else None
+            return None
         entry, index = resolved
         if index is None:
             flat = 0 if entry.shape == () else None
@@ -216,13 +224,20 @@ class Printed:
         found = self.pool.matches(prose, self.policy)
         return next((self._labels[value] for value in found if value in self._labels), None)
 
-    def nearest(self, prose: str) -> str | None:
+    def nearest(self, prose: str, face: str | None = None) -> str | None:
         """The printed quantity nearest a wrong prose number, sign-aware and named: the
-        negative of the same magnitude if it was printed (``-0.5800 (x_2)``)."""
+        negative of the same magnitude if it was printed (``-0.5800 (x_2)``). ``face`` is a
+        percentage's digits as written: where the snippet printed the percentage itself, that
+        may lie nearer (``61.3 %`` of a printed ``61.2756``) than any hundredth."""
         opposite = self.pool.match(negated(prose), self.policy)
         if opposite.status is Status.MATCH:
             return self._named(str(opposite.printed))
         printed = self.pool.match(prose, self.policy).printed
+        if face is not None:
+            other = self.pool.match(face, self.policy).printed
+            if other is not None and (printed is None
+                                      or _apart(face, other) < _apart(prose, printed)):
+                printed = other
         return None if printed is None else self._named(printed)
 
     def _named(self, shown: str) -> str:
@@ -231,6 +246,12 @@ class Printed:
         found = self.pool.matches(shown, self.policy)
         label = self._labels.get(found[0]) if found else None
         return f"{shown} ({label})" if label else shown
+
+
+def _apart(prose: str, printed: str) -> Decimal:
+    """How far a printed number lies from a written one, relative to the written one."""
+    written = to_decimal(prose)
+    return abs(to_decimal(printed) - written) / max(abs(written), Decimal("1e-12"))
 
 
 def negated(text: str) -> str:
@@ -284,16 +305,86 @@ def literal_places(code: str) -> tuple[Literal, ...]:
 def source_assignments(code: str) -> dict[str, str]:
     """The names a snippet's source gives a number at its top level (``beta_1 = 0.9``,
     ``eps = 1e-8``, ``m = -0.5``): given data the prose may name and compute with."""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError):
-        return {}
     found: dict[str, str] = {}
-    for statement in tree.body:
-        if isinstance(statement, ast.Assign):
-            for target in statement.targets:
-                found.update(_assigned(target, statement.value))
+    for statement in _assignments(_module(code)):
+        for target in statement.targets:
+            found.update(_assigned(target, statement.value))
     return found
+
+
+def source_arrays(code: str) -> dict[str, Entry]:
+    """The arrays a snippet's source writes out under a name it assigns nowhere else
+    (``gamma = np.array([2.0, 0.5])``, ``W = [[0.1, 0.2], [0.3, 0.4]]``), each with its line:
+    given data that a prose name may quote whole or by element (``\\boldsymbol{\\gamma} =
+    (2,\\; 0.5)``, ``\\gamma_1 = 2``). Without them those digits were bound to whatever printed
+    number equals them, and a changed input would have been checked against that."""
+    module = _module(code)
+    stored = _stores(module)
+    found: dict[str, Entry] = {}
+    for statement in _assignments(module):
+        target = statement.targets[0]
+        if len(statement.targets) == 1 and isinstance(target, ast.Name) \
+                and stored[target.id] == 1:
+            array = _array(statement.value)
+            if array is not None:
+                found[target.id] = Entry(target.id, array[0], array[1], statement.lineno)
+    return found
+
+
+def _module(code: str) -> ast.Module | None:
+    try:
+        return ast.parse(code)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _assignments(module: ast.Module | None) -> list[ast.Assign]:
+    """The top-level assignments of a snippet's source (none if it does not parse)."""
+    body = module.body if module is not None else []
+    return [statement for statement in body if isinstance(statement, ast.Assign)]
+
+
+def _stores(module: ast.Module | None) -> Counter[str]:
+    """How often each name is assigned anywhere in the source (a loop's target, an element's or
+    an augmented assignment count too): an array changed after it is written is no given."""
+    counts: Counter[str] = Counter()
+    for node in ast.walk(module) if module is not None else ():
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            counts[node.id] += 1
+        elif isinstance(node, ast.Subscript | ast.Attribute) and isinstance(node.ctx, ast.Store) \
+                and isinstance(node.value, ast.Name):
+            counts[node.value.id] += 1
+    return counts
+
+
+#: The calls that make an array of a literal list (``np.array([...], dtype=float)``).
+_ARRAY_CALLS = frozenset({"array", "asarray"})
+
+
+def _array(node: ast.expr) -> tuple[tuple[int, ...], tuple[str, ...]] | None:
+    """The shape and the row-major numbers of a literal 1-D or 2-D array, or None."""
+    if isinstance(node, ast.Call) and len(node.args) == 1 and _called(node.func) in _ARRAY_CALLS:
+        node = node.args[0]
+    if not isinstance(node, ast.List | ast.Tuple) or not node.elts:
+        return None
+    rows = [row.elts if isinstance(row, ast.List | ast.Tuple) else None for row in node.elts]
+    if all(row is None for row in rows):
+        numbers = [_number_text(element) for element in node.elts]
+        shape: tuple[int, ...] = (len(numbers),)
+    elif all(row is not None and len(row) == len(rows[0] or ()) for row in rows):
+        numbers = [_number_text(element) for row in rows for element in row or ()]
+        shape = (len(rows), len(rows[0] or ()))
+    else:
+        return None
+    texts = [text for text in numbers if text is not None]
+    return (shape, tuple(texts)) if len(texts) == len(numbers) and texts else None
+
+
+def _called(func: ast.expr) -> str | None:
+    """The name of a called function, with or without its module (``np.array``, ``array``)."""
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else None
 
 
 def _assigned(target: ast.expr, value: ast.expr) -> dict[str, str]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from .latex.grammar import name_prefix, ragged, rows_of, without_unit
 from .latex.tokens import Delim, Env, Group, Num, Tok, is_tok, walk
-from .latex.vocabulary import EITHER_SIGN, MATRIX_ENVIRONMENTS, MINUS_PLUS, PLUS_MINUS, starred
+from .latex.vocabulary import EITHER_SIGN, MINUS_PLUS, PLUS_MINUS, VALUE_MATRICES
 
 SKIPPED = frozenset(["\\,", "\\;", "\\:", "\\!", "\\ ", "~", "\\left", "\\right", "\\bigl",
                      "\\bigr", "\\Bigl", "\\Bigr", "\\big", "\\Big", "\\displaystyle",
@@ -29,8 +29,6 @@ UPRIGHT = frozenset(["\\mathrm", "\\operatorname", "\\textrm", "\\text", "\\math
 #: ``a \\pm b`` is two values, ``a - b`` and ``a + b`` (in the order of an interval written
 #: after it); ``\\mp`` the other way round.
 _SIGN_CHOICES = {sign: "-+" for sign in PLUS_MINUS} | {sign: "+-" for sign in MINUS_PLUS}
-#: Matrices whose cells are values (``vmatrix`` is a determinant, ``Vmatrix`` a norm).
-_MATRICES = MATRIX_ENVIRONMENTS - starred("vmatrix Vmatrix")
 
 
 @dataclass(frozen=True)
@@ -310,7 +308,7 @@ def _rows(item: Any, column: bool) -> list[list[Any]] | None:
     """A matrix's rows of cells (a product's too; with ``column``, a tuple as a column)."""
     if isinstance(item, _Product):
         return [list(row) for row in item.rows]
-    if isinstance(item, Env) and item.name in _MATRICES:
+    if isinstance(item, Env) and item.name in VALUE_MATRICES:
         rows = rows_of(item)
         return None if ragged(rows) is not None else rows
     if column and isinstance(item, Delim) and item.opener == "(":
@@ -399,7 +397,7 @@ def matrix_cells(items: Sequence[Any]) -> list[list[Any]] | None:
     """The cells, row by row, of a term that is one matrix of values; None for anything else."""
     if len(items) != 1 or not isinstance(items[0], Env):
         return None
-    if items[0].name not in _MATRICES:
+    if items[0].name not in VALUE_MATRICES:
         return None
     rows = rows_of(items[0])
     return None if ragged(rows) is not None else [cell for row in rows for cell in row]

@@ -43,6 +43,7 @@ def verify(
     equations: Sequence[PlacedEquation] = (),
     given: Sequence[str] = (),
     given_names: Mapping[str, str] | None = None,
+    given_arrays: Mapping[str, Entry] | None = None,
     log_base: int | None = None,
     literals: Sequence[Literal] = (),
     bindings: Mapping[int, Binding] | None = None,
@@ -54,14 +55,16 @@ def verify(
     share's chains (``equations``) are checked by the prose's arithmetic and derive the numbers
     they compute; every other decimal must be printed, or be one of the snippet's own source
     literals (``given``; ``given_names``: those it assigns to a name, ``beta_1 = 0.9``, which a
-    prose name may quote and compute with). ``log_base`` is what a bare ``\\log`` means.
+    prose name may quote and compute with; ``given_arrays``: the arrays it writes out by name,
+    :func:`.printed.source_arrays`). ``log_base`` is what a bare ``\\log`` means.
 
     Where the book binds its free digits, ``bindings`` holds the page's record matched to the
     free digits (by the ``id`` of their placed number) and ``literals`` the source's literals
     where they stand: each free digit must then be derived, or match the one quantity its
     binding names; without a binding it fails (``strict``) or is counted as free.
     """
-    printed = Printed(transcript, policy, given or given_texts(literals), given_names)
+    printed = Printed(transcript, policy, given or given_texts(literals), given_names,
+                      given_arrays)
     derivations = derive(equations, printed, log_base)
     binder = None if bindings is None else Binder(bindings, Quantities(printed, literals), strict)
     verdicts: list[Verdict] = []
@@ -191,6 +194,9 @@ def _check_unprinted(placed_value: PlacedValue, printed: Printed,
     decimals = [cell for cell in cells if cell.number.decimal]
     if not decimals and not placed_value.value.names:
         return _quoted_integers(placed_value, printed, derivations, binder)
+    in_source = _given_array(placed_value, printed)
+    if in_source is not None:
+        return in_source
     if not decimals and len(cells) > 1:  # a tuple of integers is a value too: (-1000, -1001)
         decimals = list(cells)
     if not decimals:  # m_0 = 0: a start that needs no print, or a value the source gives
@@ -245,6 +251,28 @@ def _bound_integers(cells: Sequence[Placed], decimals: Sequence[Placed], printed
     verdicts = (derived_or_given(cell, printed, derivations, binder)
                 for cell in cells if id(cell) not in checked)
     return [verdict for verdict in verdicts if verdict is not None]
+
+
+def _given_array(placed_value: PlacedValue, printed: Printed) -> list[Verdict] | None:
+    """A name the snippet did not print that means an array its source writes out, or an
+    element of one (``\\boldsymbol{\\gamma} = (2,\\; 0.5)``, ``\\gamma_1 = 2``): each entry
+    against the source's; None where the shapes differ (the name then means something else)."""
+    value, cells = placed_value.value, placed_value.cells
+    for name in value.names:
+        found = resolve(name, printed.given_arrays)
+        if found is None:
+            continue
+        entry, index = found
+        if index is None and _shapes_agree(value.shape, entry.shape):
+            pairs = list(zip(indices(entry.shape), entry.values, strict=True))
+        elif index is not None and not value.shape \
+                and (flat := flat_index(index, entry.shape)) is not None:
+            pairs = [(index, entry.values[flat])]
+        else:
+            continue
+        return [_compare_cell(entry, where, text, cell, printed.policy, given=True)
+                for (where, text), cell in zip(pairs, cells, strict=True)]
+    return None
 
 
 def _given_name(placed_value: PlacedValue, name: str, printed: Printed) -> Verdict:
@@ -326,14 +354,16 @@ def _constant(entry: Entry, cell: Placed, policy: Policy) -> Verdict | None:
                    f"{entry.values[0]} in each of its {len(entry.values)} entries")
 
 
-def _compare_cell(
-    entry: Entry, index: tuple[int, ...], printed: str, cell: Placed, policy: Policy
-) -> Verdict:
+def _compare_cell(entry: Entry, index: tuple[int, ...], printed: str, cell: Placed,
+                  policy: Policy, given: bool = False) -> Verdict:
+    """A written number against an entry's value: a printed one, or one the source gives."""
     comparison = as_percentage(cell, compare(cell.number.value_text, printed, policy), policy,
                                lambda face, at: compare(face, printed, at))
     label = entry.name + index_label(index)
-    verdict = verdict_of("named", entry.name, index, cell, in_percent(cell, comparison), label)
-    return with_provenance(verdict, f"{label}, printed {printed}")
+    verdict = verdict_of("given" if given else "named", entry.name, index, cell,
+                         in_percent(cell, comparison), f"{label} (given)" if given else label)
+    return with_provenance(verdict, f"given on line {entry.line} of the snippet: {label} = "
+                           f"{printed}" if given else f"{label}, printed {printed}")
 
 
 def _shape_failure(

@@ -32,6 +32,7 @@ from ..core import (
     literal_places,
     place_key,
     read_transcript,
+    source_arrays,
     source_assignments,
     verify,
 )
@@ -209,7 +210,8 @@ def _check_share(
     script = check.get("script", "")
     bindings = None if record is None else _bindings(check["snippet"], named, free, record)
     verdicts = verify(transcript, named, free, exempt, feed.policy, equations=equations,
-                      given_names=source_assignments(script), log_base=config.log_base,
+                      given_names=source_assignments(script),
+                      given_arrays=source_arrays(script), log_base=config.log_base,
                       literals=literal_places(script), bindings=bindings,
                       strict=config.strict_bindings)
     verdicts = settle(verdicts, injected)
@@ -242,8 +244,8 @@ def _bindings(snippet: str, named: list[PlacedValue], free: list[Placed],
     cells = [*free, *(cell for value in named for cell in value.cells)]
     cells.sort(key=lambda cell: (cell.line or 0, cell.column or 0))
     mine = [binding for binding in record if binding.snippet == snippet]
-    keys = [place_key(snippet, cell.context, cell.near) for cell in cells]
-    paired = align(keys, [binding.key for binding in mine])
+    keys = [(*place_key(snippet, cell.context, cell.near), cell.number.text) for cell in cells]
+    paired = align(keys, [(*binding.key, binding.prose) for binding in mine])
     return {id(cells[p]): mine[r] for p, r in paired.items()}
 
 

@@ -163,9 +163,10 @@ def verdict_text(record: SnippetRecord, kinds: Counter[str], other_errors: int) 
         return "The snippet failed at build time: nothing on this page was verified."
     counts = counts_text(kinds)
     if record.failed:
-        differ = "differs" if record.failed == 1 else "differ"
-        return (f"Executed at build. {record.failed} of the digits above {differ} from what it "
-                f"printed ({counts}).")
+        fails = "fails its check" if record.failed == 1 else "fail their check"  # a shape, a
+        # step or a binding as well as a digit: the build log says which
+        return (f"Executed at build. {record.failed} of the numbers above {fails}; the build "
+                f"log says why ({counts}).")
     if other_errors:
         errors = f"{other_errors} error{'s' if other_errors != 1 else ''}"
         return (f"Executed at build, but this page does not pass: {errors} in the build log "

@@ -89,6 +89,7 @@ from .vocabulary import (
     SEPARATORS,
     SUBSCRIPT_MARKS,
     TRANSPOSE_MARKS,
+    VALUE_MATRICES,
     WORD_TEXTS,
     WORD_WRAPPERS,
     WRAPPERS,
@@ -368,8 +369,8 @@ def _literal(items: Sequence[Item]) -> Literal | None:
     if len(items) != 1:
         return None
     item = items[0]
-    if isinstance(item, Env) and item.name in MATRIX_ENVIRONMENTS | ARRAY_ENVIRONMENTS:
-        return _matrix(item)
+    if isinstance(item, Env) and item.name in VALUE_MATRICES | ARRAY_ENVIRONMENTS:
+        return _matrix(item)  # a determinant's bars (vmatrix) hold no value of a name
     if isinstance(item, Delim):
         return _tuple(item)
     return None

@@ -165,6 +165,10 @@ SUBSCRIPT_MARKS = frozenset([",", "+", "-"])
 PUNCTUATION = frozenset([".", ",", ";", ":", "\\quad", "\\qquad"])
 
 MATRIX_ENVIRONMENTS = starred("matrix bmatrix pmatrix Bmatrix vmatrix Vmatrix smallmatrix")
+#: Matrices between bars: ``vmatrix`` is a determinant, ``Vmatrix`` a norm; a scalar either way.
+BARRED_MATRICES = starred("vmatrix Vmatrix")
+#: Matrices whose cells are the value itself.
+VALUE_MATRICES = MATRIX_ENVIRONMENTS - BARRED_MATRICES
 ARRAY_ENVIRONMENTS = frozenset(["array"])
 _LAYOUT_ENVIRONMENTS = starred(
     "align aligned alignat alignedat gather gathered split equation multline flalign eqnarray"
