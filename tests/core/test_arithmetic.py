@@ -157,6 +157,18 @@ def test_determinant_bars_are_evaluated_exactly() -> None:
     assert mismatches(r"\begin{vmatrix} 1 & 2 & 3 \\ 3 & 4 & 5 \end{vmatrix} = 7") == []
 
 
+def test_a_wrong_side_is_placed_at_its_summand_that_differs() -> None:
+    # a side written over lines: the error names the summand (and so the line) that is wrong
+    latex = ("2 \\begin{vmatrix} 3 & 2 \\\\ 0 & 2 \\end{vmatrix}\n"
+             "- 1 \\begin{vmatrix} 2 & 2 \\\\ 1 & 2 \\end{vmatrix}\n"
+             "+ (-1) \\begin{vmatrix} 1 & 3 \\\\ 1 & 0 \\end{vmatrix}\n"
+             "= 2(6 - 0) - 1(2 - 2) + (-1)(0 - 3)")
+    [problem] = arithmetic(latex)
+    assert where(latex, problem).startswith("- 1 \\begin{vmatrix} 2 & 2")
+    [problem] = arithmetic("0.5 + 0.25 = 0.75 + 1")  # the first that differs: the 0.5
+    assert problem.placed.column == 0
+
+
 def test_integer_powers_of_any_size_are_evaluated() -> None:
     assert mismatches(r"20 \times 0.1 \times 0.9^{19} = 0.2702") == []
     assert mismatches(r"0.9^{20} = 0.1316") == [
@@ -166,6 +178,28 @@ def test_integer_powers_of_any_size_are_evaluated() -> None:
         "the arithmetic does not hold: 2^{20} is 1048576.0000, not 1000000"]
     assert mismatches(r"10^{100} = 5") != []  # exact, however large
     assert mismatches(r"2^{1000000} = 3") == []  # too large to write out: not evaluated
+
+
+def test_factorials_and_binomials_are_evaluated_exactly() -> None:
+    assert mismatches(r"\frac{2^2}{2!} e^{-2} = 2 e^{-2} = 0.2707") == []
+    assert mismatches(r"\frac{2^2}{3!} e^{-2} = 2 e^{-2}") == [
+        "the arithmetic does not hold: \\frac{2^2}{3!} e^{-2} is 0.090223522, but 2 e^{-2} is "
+        "0.27067057"]
+    assert mismatches(r"\binom{20}{3} (0.1)^3 (0.9)^{17} = 0.1901") == []
+    assert mismatches(r"\binom{20}{2} = 191") == [
+        "the arithmetic does not hold: \\binom{20}{2} is 190.0000, not 191"]
+    assert mismatches(r"(5 - 2)! = 7") == [
+        "the arithmetic does not hold: (5 - 2)! is 6.0000, not 7"]
+    assert mismatches(r"0.5! = 7") == []  # no factorial of a fraction: not evaluated
+
+
+def test_a_matrix_of_maxima_is_evaluated_entry_by_entry() -> None:
+    latex = r"\mathbf{h} = \begin{bmatrix} \max(0, 1.2) \\ \max(%s, -0.2) \end{bmatrix}" \
+            r" = \begin{bmatrix} 1.2 \\ 0 \end{bmatrix}"
+    printed = "h = [1.2 0. ]\nz = [ 1.2 -0.2]\n"
+    assert failures(latex % "0", printed) == []
+    assert failures(latex % "1", printed) == [
+        "the arithmetic does not hold: \\max(1, -0.2) is 1.0000, not 0"]
 
 
 def test_a_minus_before_a_power_negates_the_power() -> None:

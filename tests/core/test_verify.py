@@ -192,3 +192,15 @@ def test_a_wrong_percentage_names_the_printed_percentage_it_is_nearest() -> None
     assert block_check.failures(r"59.3\%", printed) == [
         "free digit: prose 59.3 % (read as 0.5930) is not among the printed numbers (nearest "
         "printed 0.5949 (eig))"]
+
+
+def test_lambda_is_named_as_python_spells_it() -> None:
+    # lambda is a keyword: a snippet prints or assigns lam, lmbda, …
+    assert block_check.failures(r"\lambda_1 = 0.6", "lam_1 = 0.5\n") == [
+        "lam_1: prose 0.6, printed 0.5000"]
+    source = "lam = 2\nt = 0\nfor i in range(3):\n    t = t + 1\n"
+    assert block_check.failures(r"\lambda = 2, \quad e^{-\lambda} = 0.1353", source=source,
+                                given=["0.1353"]) == []
+    assert block_check.failures(r"\lambda = 3", source=source) == [
+        "lam (given): prose 3, printed 2.0000"]
+    assert block_check.failures(r"t = 5", source=source) == []  # changed after it is written

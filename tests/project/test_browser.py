@@ -174,7 +174,7 @@ def test_hovering_a_digit_of_math_shows_its_provenance(browser: Any, marks_site:
     page = _open(browser, f"{marks_site}/index.html")
     for tip in ["z_1_minus_max[1], printed 0. (provenance.py)",  # named, a zero
                 "derived: \\tfrac{0.35}{0.25} (provenance.py)",
-                "given in the snippet's source: beta_1 = 0.9 (provenance.py)"]:
+                "given on line 4 of the snippet: beta_1 = 0.9 (provenance.py)"]:
         assert _hovered(page, tip) == tip
     page.close()
 

@@ -37,7 +37,7 @@ def test_math_digits_say_what_they_are(site: Build) -> None:
         ("verified-ok", "-0.5", f"z_1_minus_max[2], printed -0.5 {SNIPPET}"),
         ("verified-ok", "0", f"z_1_minus_max[3], printed 0. {SNIPPET}"),
         ("verified-ok", "0.0000", f"g, printed 0.0 {SNIPPET}"),
-        ("verified-ok", "0.9", f"given in the snippet's source: beta_1 = 0.9 {SNIPPET}"),
+        ("verified-ok", "0.9", f"given on line 4 of the snippet: beta_1 = 0.9 {SNIPPET}"),
         ("verified-ok", "0.25", f"given in the snippet's source {SNIPPET}"),
         ("verified-ok", "0.35", f"given in the snippet's source {SNIPPET}"),
         ("verified-ok", "0.6", f"derived: 0.25 + 0.35 {SNIPPET}"),
@@ -72,7 +72,7 @@ def test_table_cells_are_marked_in_their_math_and_their_text(site: Build) -> Non
           ("verified-ok", "0.35", f"given in the snippet's source {SNIPPET}"),
           ("verified-ok", "0.6", f"derived: 0.25 + 0.35 {SNIPPET}")],
          [("verified-ok", "0.6", f"derived: elsewhere on this page {SNIPPET}")]],
-        [[("verified-ok", "0.9", f"given in the snippet's source: beta_1 = 0.9 {SNIPPET}")],
+        [[("verified-ok", "0.9", f"given on line 4 of the snippet: beta_1 = 0.9 {SNIPPET}")],
          [("verified-ok", "0.01", f"given in the snippet's source {SNIPPET}")]],
     ]
 

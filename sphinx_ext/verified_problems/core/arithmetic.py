@@ -61,6 +61,7 @@ from .terms import (
     is_number,
     matrix_cells,
     split_commas,
+    summands,
     term_items,
     uses_arrays,
 )
@@ -452,13 +453,30 @@ class _Chain:
             return []
         left, right = readings[-1]
         blamed = second if self._printed_as(left) and not self._printed_as(right) else first
-        start = _start(blamed)
+        start = self._summand_that_differs(blamed, first if blamed is second else second,
+                                           places) or _start(blamed)
         if start is None:
             return []
         a, b = next((a, b) for a, b in zip(left, right, strict=True) if not _agree(a, b, places))
         return [SourceProblem(start, f"the arithmetic does not hold: {_text(first, self.source)}"
                                      f" is {_shown(a.value)}, but {_text(second, self.source)} "
                                      f"is {_shown(b.value)}")]
+
+    def _summand_that_differs(self, blamed: Sequence[Any], other: Sequence[Any],
+                              places: int) -> int | None:
+        """Where a wrong side's first summand stands that differs from the other side's in its
+        place, where both are sums of as many (``2|…| - 1|…| + …`` against ``2(6 - 0) - 1(2 -
+        2) + …``): a side written over several lines is reported at the wrong line."""
+        mine, theirs = summands(blamed), summands(other)
+        if len(mine) < 2 or len(mine) != len(theirs):
+            return None
+        for a, b in zip(mine, theirs, strict=True):
+            x, y = (evaluate_term(part, self.known.log_base, self.names) for part in (a, b))
+            if not (isinstance(x, list) and isinstance(y, list) and len(x) == len(y) == 1):
+                return None
+            if not _agree(x[0], y[0], places):
+                return _start(a)
+        return None
 
     def _printed_as(self, values: list[Value]) -> bool:
         """Whether computed values are what the snippet printed: a printed number, or a

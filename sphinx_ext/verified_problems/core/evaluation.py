@@ -20,6 +20,7 @@ stands for, so that the prose's arithmetic can follow the book's policy.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Context, Decimal, InvalidOperation
@@ -46,12 +47,15 @@ from .terms import (
 _CONTEXT = Context(prec=60, Emax=10**6, Emin=-(10**6))
 _TIMES = frozenset(["\\times", "\\cdot", "*", "×", "·"])
 _FRACTIONS = frozenset(["\\frac", "\\tfrac", "\\dfrac", "\\cfrac"])
+_BINOMIALS = frozenset(["\\binom", "\\tbinom", "\\dbinom"])
 _LOGS = frozenset(["\\log", "\\ln", "\\lg"])
 #: The base of each logarithm as written; ``\log`` without a subscript takes the book's.
 _LOG_BASES = {"\\ln": None, "\\lg": 10}
 #: Brackets whose content's absolute value they mean.
 ABSOLUTE = frozenset(["|", "\\lvert", "\\vert"])
 _LARGEST_EXPONENT = Decimal(10_000)
+#: The largest ``n!`` evaluated (its digits stay in the thousands).
+_LARGEST_FACTORIAL = 1000
 #: How large (in bits) an exact power may grow: ``0.9^{100}`` at 60 digits, and more.
 _LARGEST_POWER_BITS = 200_000
 #: π to 60 digits, as every other irrational here is computed.
@@ -206,6 +210,9 @@ class _Parser:
             return _function(_exp, self._sub(argument_items(self.take())))
         item = self.peek()
         base = self.atom()
+        if is_tok(self.peek(), frozenset(["!"])):
+            self.take()
+            base = _factorial(base)
         if is_tok(self.peek(), frozenset(["^"])):
             self.take()
             script = argument_items(self.take())
@@ -253,6 +260,8 @@ class _Parser:
         if is_tok(item, _FRACTIONS):
             numerator, denominator = self._two_arguments()
             return self._divide(numerator, denominator)
+        if is_tok(item, _BINOMIALS):
+            return _binomial(*self._two_arguments())
         if is_tok(item, frozenset(["\\sqrt"])):
             argument = self._argument_value()
             if argument.value < 0:
@@ -358,8 +367,9 @@ class _Parser:
     def _starts_atom(self, item: Any) -> bool:
         return (is_number(item) or isinstance(item, Group)
                 or (isinstance(item, Delim) and item.opener in ("(", "[", *ABSOLUTE))
-                or is_tok(item, _FRACTIONS | frozenset(["\\sqrt", "\\exp", "e"]) | _LOGS
-                          | UPRIGHT) or isinstance(item, Extreme | Norm)
+                or is_tok(item, _FRACTIONS | _BINOMIALS | _LOGS | UPRIGHT
+                          | frozenset(["\\sqrt", "\\exp", "e"]))
+                or isinstance(item, Extreme | Norm)
                 or (isinstance(item, Env) and item.name in DETERMINANTS)
                 or (name_prefix(self.items[self.at:]) is not None
                     and not is_tok(item, MINUS | frozenset(["+", "|", "^", "_"]))))
@@ -410,6 +420,24 @@ def determinant(rows: Sequence[Sequence[Fraction]]) -> Fraction:
             factor = row[k] / matrix[k][k]
             row[k:] = [a - factor * b for a, b in zip(row[k:], matrix[k][k:], strict=True)]
     return found
+
+
+def _factorial(a: Value) -> Value:
+    """``n!`` of a whole number written exactly (``2!``, ``(5 - 2)!``)."""
+    return Value(Fraction(math.factorial(_whole(a))), True)
+
+
+def _binomial(n: Value, k: Value) -> Value:
+    """``\\binom{n}{k}`` of whole numbers written exactly."""
+    return Value(Fraction(math.comb(_whole(n), _whole(k))), True)
+
+
+def _whole(a: Value) -> int:
+    """An exact whole number a factorial or a binomial may take."""
+    n = a.value
+    if not a.exact or n.denominator != 1 or not 0 <= n <= _LARGEST_FACTORIAL:
+        raise NotArithmetic
+    return int(n)
 
 
 def _neg(a: Value) -> Value:

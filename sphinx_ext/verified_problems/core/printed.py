@@ -55,12 +55,15 @@ def resolve(name: str, entries: dict[str, Entry]) -> tuple[Entry, tuple[int, ...
     its element: ``w_2`` is ``w[2, 1]``. Without that, ``w_2`` named nothing and its value was
     left to match any printed number.
     """
-    if name in entries:
-        return entries[name], None
+    spelled = next((s for s in python_spellings(name) if s in entries), None)
+    if spelled is not None:
+        return entries[spelled], None
     element = element_of(name)
-    if element is None or element[0] not in entries:
+    base = None if element is None else next(
+        (s for s in python_spellings(element[0]) if s in entries), None)
+    if element is None or base is None:
         return None
-    entry = entries[element[0]]
+    entry = entries[base]
     raw = element[1]
     if "," in raw:
         index = tuple(int(part) for part in raw.split(","))
@@ -73,6 +76,20 @@ def resolve(name: str, entries: dict[str, Entry]) -> tuple[Entry, tuple[int, ...
     else:
         return None
     return entry, index
+
+
+#: How a snippet spells a letter whose name is a Python keyword (``lambda``).
+_KEYWORD_SPELLINGS = {"lambda": ("lam", "lmbda", "lambd", "lamda", "lambda_")}
+
+
+def python_spellings(name: str) -> tuple[str, ...]:
+    """A prose name, and how Python code spells it where the name is a keyword (``\\lambda``
+    is ``lam``, ``lmbda``…, and ``\\lambda_1`` is ``lam_1``)."""
+    for keyword, spellings in _KEYWORD_SPELLINGS.items():
+        if name == keyword or name.startswith(keyword + "_"):
+            rest = name[len(keyword):]
+            return (name, *(spelled + rest for spelled in spellings))
+    return (name,)
 
 
 def flat_index(index: tuple[int, ...], shape: tuple[int, ...]) -> int | None:
@@ -313,11 +330,12 @@ def source_assignments(code: str) -> dict[str, str]:
 
 
 def source_arrays(code: str) -> dict[str, Entry]:
-    """The arrays a snippet's source writes out under a name it assigns nowhere else
-    (``gamma = np.array([2.0, 0.5])``, ``W = [[0.1, 0.2], [0.3, 0.4]]``), each with its line:
-    given data that a prose name may quote whole or by element (``\\boldsymbol{\\gamma} =
-    (2,\\; 0.5)``, ``\\gamma_1 = 2``). Without them those digits were bound to whatever printed
-    number equals them, and a changed input would have been checked against that."""
+    """The numbers and arrays a snippet's source writes out under a name it assigns nowhere
+    else (``lam = 2``, ``gamma = np.array([2.0, 0.5])``, ``W = [[0.1, 0.2], [0.3, 0.4]]``),
+    each with its line: given data that a prose name may quote whole or by element
+    (``\\lambda = 2``, ``\\boldsymbol{\\gamma} = (2,\\; 0.5)``, ``\\gamma_1 = 2``). Without
+    them those digits were bound to whatever printed number equals them (or, integers, not
+    checked at all), and a changed input would have been checked against that."""
     module = _module(code)
     stored = _stores(module)
     found: dict[str, Entry] = {}
@@ -362,7 +380,10 @@ _ARRAY_CALLS = frozenset({"array", "asarray"})
 
 
 def _array(node: ast.expr) -> tuple[tuple[int, ...], tuple[str, ...]] | None:
-    """The shape and the row-major numbers of a literal 1-D or 2-D array, or None."""
+    """The shape and the row-major numbers of a literal number, 1-D or 2-D array, or None."""
+    number = _number_text(node)
+    if number is not None:
+        return (), (number,)
     if isinstance(node, ast.Call) and len(node.args) == 1 and _called(node.func) in _ARRAY_CALLS:
         node = node.args[0]
     if not isinstance(node, ast.List | ast.Tuple) or not node.elts:

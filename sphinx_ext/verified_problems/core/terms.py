@@ -17,7 +17,7 @@ from typing import Any
 
 from .latex.grammar import name_prefix, ragged, rows_of, without_unit
 from .latex.tokens import Delim, Env, Group, Num, Tok, is_tok, walk
-from .latex.vocabulary import EITHER_SIGN, MINUS_PLUS, PLUS_MINUS, VALUE_MATRICES
+from .latex.vocabulary import EITHER_SIGN, MINUS, MINUS_PLUS, PLUS_MINUS, VALUE_MATRICES
 
 SKIPPED = frozenset(["\\,", "\\;", "\\:", "\\!", "\\ ", "~", "\\left", "\\right", "\\bigl",
                      "\\bigr", "\\Bigl", "\\Bigr", "\\big", "\\Big", "\\displaystyle",
@@ -89,7 +89,8 @@ def extreme_of(items: list[Any]) -> Extreme | None:
 
 def _gathered(items: list[Any]) -> list[Any]:
     """``items`` with each ``\\max(…)`` and ``\\min(…)`` of two or more arguments made one
-    :class:`Extreme`, inside brackets too (the items themselves where there is none)."""
+    :class:`Extreme`, inside brackets and matrices too (the items themselves where there is
+    none)."""
     if not any(is_tok(item, _EXTREMES) for item in walk(items)):
         return items
     out: list[Any] = []
@@ -103,7 +104,7 @@ def _gathered(items: list[Any]) -> list[Any]:
                                   tuple(tuple(_gathered(list(part))) for part in parts))
                 changed = True
                 continue
-        if isinstance(item, Group | Delim):
+        if isinstance(item, Group | Delim | Env):
             inside = list(item.items)
             inner = _gathered(inside)
             if inner is not inside:
@@ -382,6 +383,22 @@ def _entry(items: Sequence[Any], k: int,
 
 
 _TERM_ENDS = SKIPPED | frozenset([".", ",", ";", "\\quad", "\\qquad"])
+
+
+#: What a ``+`` or ``-`` after it is a sign of, not the start of another summand.
+_BEFORE_A_SIGN = frozenset(["\\times", "\\cdot", "*", "×", "·", "/", "^", "_", "+", "=",
+                            "\\pm", "\\mp", "±", "∓"]) | MINUS
+
+
+def summands(term: Sequence[Any]) -> list[list[Any]]:
+    """A side's top-level summands, each with its sign (``2|…| - 1|…| + (-1)|…|``: three)."""
+    found: list[list[Any]] = [[]]
+    for item in (i for i in term_items(term) if not is_tok(i, SKIPPED)):
+        if is_tok(item, MINUS | {"+"}) and found[-1] \
+                and not is_tok(found[-1][-1], _BEFORE_A_SIGN):
+            found.append([])
+        found[-1].append(item)
+    return found
 
 
 def term_items(term: Sequence[Any]) -> list[Any]:
