@@ -169,6 +169,16 @@ def test_a_wrong_side_is_placed_at_its_summand_that_differs() -> None:
     assert problem.placed.column == 0
 
 
+def test_a_small_value_a_name_is_equated_with_is_compared_at_its_significant_digits() -> None:
+    # at the policy's four places 10^{-5} and 10^{-6} are both 0.0000
+    given = {"epsilon": "1e-05"}
+    assert failures(r"\epsilon = 10^{-5}", given_names=given) == []
+    assert failures(r"\epsilon = 10^{-6}", given_names=given) == [
+        "epsilon: printed 0.00001, but 10^{-6} is 0.000001"]
+    # never at more places than the printed value shows
+    assert failures(r"p = 2^{-10}", "p = 0.00098\n") == []
+
+
 def test_integer_powers_of_any_size_are_evaluated() -> None:
     assert mismatches(r"20 \times 0.1 \times 0.9^{19} = 0.2702") == []
     assert mismatches(r"0.9^{20} = 0.1316") == [
@@ -191,6 +201,9 @@ def test_factorials_and_binomials_are_evaluated_exactly() -> None:
     assert mismatches(r"(5 - 2)! = 7") == [
         "the arithmetic does not hold: (5 - 2)! is 6.0000, not 7"]
     assert mismatches(r"0.5! = 7") == []  # no factorial of a fraction: not evaluated
+    assert mismatches(r"-3! = -6") == []  # the minus of -(3!), as of a power
+    assert mismatches(r"\frac{2^2}{-2!} = 2") == [
+        "the arithmetic does not hold: \\frac{2^2}{-2!} is -2.0000, not 2"]
 
 
 def test_a_matrix_of_maxima_is_evaluated_entry_by_entry() -> None:

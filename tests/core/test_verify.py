@@ -169,10 +169,13 @@ def test_a_name_the_source_writes_out_is_given_whole_and_by_element() -> None:
 
 def test_a_wrong_digit_of_given_data_fails_where_a_printed_number_equals_it() -> None:
     # Y prints 0.6 and 3: without the source's gamma, either would have been its provenance
-    fails = block_check.failures(r"\boldsymbol{\gamma} = (3,\; 0.6)", "Y = [0.6 3. ]\n",
+    fails = block_check.failures(r"\boldsymbol{\gamma} = (2,\; 0.6)", "Y = [0.6 3. ]\n",
                                  source=_BATCH_NORM)
-    assert fails == ["gamma[1] (given): prose 3, printed 2.0000",
-                     "gamma[2] (given): prose 0.6, printed 0.5000"]
+    assert fails == ["gamma[2] (given): prose 0.6, printed 0.5000"]
+    # no entry the source's: the name means other values here (a Variation's), as unprinted
+    verdicts = block_check.check(r"\boldsymbol{\beta} = \boldsymbol{\mu} = (3,\; 1)",
+                                 "Y = [3. 1.]\n", source=_BATCH_NORM)
+    assert [(v.kind, v.name, v.outcome) for v in verdicts] == [("named", "Y", Outcome.MATCH)] * 2
     assert block_check.failures(r"\gamma_1 \times \gamma_2 = 1.5", source=_BATCH_NORM) == [
         "the arithmetic does not hold: \\gamma_1 \\times \\gamma_2 is 1.0000, not 1.5"]
 
@@ -198,9 +201,18 @@ def test_lambda_is_named_as_python_spells_it() -> None:
     # lambda is a keyword: a snippet prints or assigns lam, lmbda, …
     assert block_check.failures(r"\lambda_1 = 0.6", "lam_1 = 0.5\n") == [
         "lam_1: prose 0.6, printed 0.5000"]
-    source = "lam = 2\nt = 0\nfor i in range(3):\n    t = t + 1\n"
-    assert block_check.failures(r"\lambda = 2, \quad e^{-\lambda} = 0.1353", source=source,
+    source = "lam = 2.0\ny = 1\n"
+    assert block_check.failures(r"\lambda = 2.0, \quad e^{-\lambda} = 0.1353", source=source,
                                 given=["0.1353"]) == []
-    assert block_check.failures(r"\lambda = 3", source=source) == [
-        "lam (given): prose 3, printed 2.0000"]
-    assert block_check.failures(r"t = 5", source=source) == []  # changed after it is written
+    assert block_check.failures(r"\lambda = 3.0", source=source) == [
+        "lambda: not printed by the snippet, and 3.0 is not derived on this page; print lambda, "
+        "or write the name it was printed under; the snippet's source gives lam = 2.0 on line 1"]
+    # "had the label been y = 0": an integer the source assigns is a count, never compared
+    assert block_check.failures(r"y = 0", source=source) == []
+
+
+def test_an_unprinted_name_is_told_the_printed_name_most_like_it() -> None:
+    # 1.1 is printed twice (b_ls, and w_ls with a float's noise): the name w is most like w_ls
+    assert block_check.failures(r"w = 1.1", "b_ls = 1.1\nw_ls = 1.1000000000000003\n") == [
+        "w: not printed by the snippet, and 1.1 is not derived on this page; print w, or write "
+        "the name it was printed under (1.1 is printed as w_ls)"]

@@ -296,3 +296,16 @@ def test_rows_alike_are_told_apart_by_their_digits(root: Path) -> None:
     found = errors(sphinx_build(root, "-W"))
     assert len(found) == 1, found
     assert "index.md:8: ERROR: 0.1554: bound to no printed quantity" in found[0]
+
+
+def test_a_named_count_the_source_assigns_is_bound_to_no_other_literal(root: Path) -> None:
+    # y = 1 in the source, a count: never bound to the 1.0 of z's data, and free to be 0
+    script = root / "scripts" / "softmax.py"
+    script.write_text("y = 1\n" + script.read_text(encoding="utf-8"), encoding="utf-8")
+    replace_in(root / "index.md", "About a third: 0.3333.",
+               "About a third: 0.3333. The label is $y = 1$.")
+    assert bind(root, THIRD).returncode == 0
+    record = json.loads((root / RECORD).read_text(encoding="utf-8"))["bindings"]
+    assert [b["prose"] for b in record if b["section"] == "A third"] == ["0.3333"]
+    replace_in(root / "index.md", "$y = 1$", "$y = 0$")
+    assert sphinx_build(root, "-W").returncode == 0

@@ -310,7 +310,9 @@ class _Chain:
         quoted = [entry[0] for entry in _entries(term, self.source, len(values))]
         found: list[SourceProblem] = []
         for i, ((label, value), at) in enumerate(zip(values, starts, strict=True)):
-            if at is None or any(_agree(Value(value, False), reading[i], places)
+            shown = max(places, min(_significant_places(readings[-1][i].value),
+                                    places_shown(as_decimal(value).normalize())))
+            if at is None or any(_agree(Value(value, False), reading[i], shown)
                                  for reading in readings):
                 continue
             found.append(SourceProblem(at, (
@@ -611,6 +613,15 @@ def _agree(a: Value, b: Value, places: int) -> bool:
         return a.value == b.value
     x, y = a.value, b.value
     return round(x, places) == round(y, places) or abs(x - y) <= Fraction(1, 10**places) / 2
+
+
+def _significant_places(value: Fraction) -> int:
+    """The places that show four significant digits of a small computed value (``10^{-5}``
+    at eight, where the policy's four would make it 0 and any other small power equal; never
+    more than the printed value shows)."""
+    if value == 0 or abs(value) >= 1:
+        return 0
+    return 3 - as_decimal(abs(value)).adjusted()
 
 
 def _places_in(term: Sequence[Any]) -> int:

@@ -211,8 +211,9 @@ class _Parser:
         item = self.peek()
         base = self.atom()
         if is_tok(self.peek(), frozenset(["!"])):
-            self.take()
-            base = _factorial(base)
+            self.take()  # -2! is -(2!), as a power's minus is
+            written_minus = is_number(item) and item.text[0] in MINUS
+            base = _neg(_factorial(_neg(base))) if written_minus else _factorial(base)
         if is_tok(self.peek(), frozenset(["^"])):
             self.take()
             script = argument_items(self.take())

@@ -236,10 +236,14 @@ class Printed:
         label = self.label_of(text) or ("given" if self.is_given(text) else None)
         return None if label is None else f"1 - {text} ({label})"
 
-    def label_of(self, prose: str) -> str | None:
-        """The printed quantity (name and index) a number is printed as, if any."""
+    def label_of(self, prose: str, like: str = "") -> str | None:
+        """The printed quantity (name and index) a number is printed as, if any: first one
+        whose name begins like ``like`` (``w_ls`` for a prose ``w``, beside a ``b_ls`` equal to
+        it)."""
         found = self.pool.matches(prose, self.policy)
-        return next((self._labels[value] for value in found if value in self._labels), None)
+        labels = [self._labels[value] for value in found if value in self._labels]
+        return next((label for label in labels if like and label.startswith(like)),
+                    labels[0] if labels else None)
 
     def nearest(self, prose: str, face: str | None = None) -> str | None:
         """The printed quantity nearest a wrong prose number, sign-aware and named: the

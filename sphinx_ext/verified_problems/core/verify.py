@@ -200,7 +200,7 @@ def _check_unprinted(placed_value: PlacedValue, printed: Printed,
     if not decimals and len(cells) > 1:  # a tuple of integers is a value too: (-1000, -1001)
         decimals = list(cells)
     if not decimals:  # m_0 = 0: a start that needs no print, or a value the source gives
-        return _given_integer(cells, printed, derivations, binder)
+        return _given_integer(placed_value, printed, derivations, binder)
     if binder is None or not binder.strict:
         whole = _check_whole(placed_value, printed)
         if whole is not None:
@@ -232,14 +232,18 @@ def _quoted_integers(placed_value: PlacedValue, printed: Printed, derivations: D
     return _check_whole(placed_value, printed) or []
 
 
-def _given_integer(cells: Sequence[Placed], printed: Printed, derivations: Derivations,
+def _given_integer(placed_value: PlacedValue, printed: Printed, derivations: Derivations,
                    binder: Binder | None) -> list[Verdict]:
-    """A named integer the snippet did not print (``x = 2``, ``\\gamma_1 = 2``): where the book
-    binds, bound to the source's literal it quotes, so that it cannot turn into another
-    number; one that quotes none is a count (``k = 2``), and no error."""
-    if binder is None or not binder.strict:
+    """A named integer the snippet did not print (``x = 2``): where the book binds, bound to
+    the source's literal it quotes, so that it cannot turn into another number; one that
+    quotes none is a count (``k = 2``), and no error; so is one whose name the source assigns
+    a whole number (``y = 1``: never the ``1.0`` of another name's data)."""
+    counts = [found for name in placed_value.value.names
+              if (found := resolve(name, printed.given_arrays)) and not found[0].shape]
+    if binder is None or not binder.strict or counts:
         return []
-    return _bound_integers(cells, (), printed, derivations, replace(binder, printed=False))
+    return _bound_integers(placed_value.cells, (), printed, derivations,
+                           replace(binder, printed=False))
 
 
 def _bound_integers(cells: Sequence[Placed], decimals: Sequence[Placed], printed: Printed,
@@ -254,9 +258,12 @@ def _bound_integers(cells: Sequence[Placed], decimals: Sequence[Placed], printed
 
 
 def _given_array(placed_value: PlacedValue, printed: Printed) -> list[Verdict] | None:
-    """A name the snippet did not print that means an array its source writes out, or an
-    element of one (``\\boldsymbol{\\gamma} = (2,\\; 0.5)``, ``\\gamma_1 = 2``): each entry
-    against the source's; None where the shapes differ (the name then means something else)."""
+    """A name the snippet did not print that means a number or an array its source writes
+    out, or an element of one (``\\lambda = 0.5``, ``\\boldsymbol{\\gamma} = (2,\\; 0.5)``,
+    ``\\gamma_1 = 2``): each entry against the source's. None where the shapes differ, or
+    where no entry is the source's: the name then means something else there ("had the label
+    been y = 0", a Variation's ``\\boldsymbol{\\beta} = \\boldsymbol{\\mu} = (3,\\; 1)``), and
+    the rules of a name the snippet did not print decide."""
     value, cells = placed_value.value, placed_value.cells
     for name in value.names:
         found = resolve(name, printed.given_arrays)
@@ -270,8 +277,10 @@ def _given_array(placed_value: PlacedValue, printed: Printed) -> list[Verdict] |
             pairs = [(index, entry.values[flat])]
         else:
             continue
-        return [_compare_cell(entry, where, text, cell, printed.policy, given=True)
-                for (where, text), cell in zip(pairs, cells, strict=True)]
+        verdicts = [_compare_cell(entry, where, text, cell, printed.policy, given=True)
+                    for (where, text), cell in zip(pairs, cells, strict=True)]
+        if any(verdict.outcome is Outcome.MATCH for verdict in verdicts):
+            return verdicts
     return None
 
 
@@ -289,8 +298,14 @@ def _no_provenance(placed_value: PlacedValue, cell: Placed, printed: Printed) ->
     if names:
         message = (f"{names[0]}: not printed by the snippet, and {number} is not derived on this "
                    f"page; print {names[0]}, or write the name it was printed under")
-        label = printed.label_of(text)
+        label = printed.label_of(text, names[0])
         message += f" ({number} is printed as {label})" if label else ""
+        given = resolve(names[0], printed.given_arrays)
+        if given is not None and given[1] is None:
+            entry = given[0]
+            shown = entry.values[0] if not entry.shape else f"[{', '.join(entry.values)}]"
+            message += (f"; the snippet's source gives {entry.name} = {shown} on line "
+                        f"{entry.line}")
     else:
         message = (f"{number}: this tuple or matrix is no printed array, row or column, and is "
                    "not derived on this page; print it, or name it as it was printed")
