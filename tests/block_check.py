@@ -15,7 +15,7 @@ from verified_problems.core import (
     Verdict,
     read_math,
     read_transcript,
-    source_arrays,
+    source_values,
     verify,
 )
 
@@ -38,7 +38,7 @@ def check(latex: str, printed: str = "", *, log_base: int | None = None,
     free = [placed[n.start] for n in extract.free]
     return verify(read_transcript(printed), named, free, [], Policy(decimals), equations=equations,
                   given=given, given_names=given_names, log_base=log_base,
-                  given_arrays=source_arrays(source))
+                  given_values=source_values(source))
 
 
 def arithmetic(latex: str, printed: str = "", **options: object) -> list[Verdict]:

@@ -6,7 +6,7 @@ import block_check
 from verified_problems.core import (
     Outcome,
     Verdict,
-    source_arrays,
+    source_values,
 )
 
 TRANSCRIPT = """\
@@ -149,13 +149,13 @@ v[0] = 0.0
 
 
 def test_the_source_writes_out_the_arrays_it_assigns_once() -> None:
-    arrays = source_arrays(_BATCH_NORM)
+    arrays = source_values(_BATCH_NORM)
     assert {name: (entry.shape, entry.values, entry.line) for name, entry in arrays.items()} == {
         "X": ((2, 2), ("1.0", "-2.0", "2.0", "0.0"), 2),
         "gamma": ((2,), ("2.0", "0.5"), 3),
         "beta": ((2,), ("0.5", "-1.0"), 4)}  # w and v change after they are written
-    assert source_arrays("x = [1.0, [2.0]]\ny = np.zeros(3)\nz = [0.5, n]\n") == {}
-    assert source_arrays("def broken(:\n") == {}
+    assert source_values("x = [1.0, [2.0]]\ny = np.zeros(3)\nz = [0.5, n]\n") == {}
+    assert source_values("def broken(:\n") == {}
 
 
 def test_a_name_the_source_writes_out_is_given_whole_and_by_element() -> None:

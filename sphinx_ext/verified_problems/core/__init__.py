@@ -81,9 +81,9 @@ from .printed import (
     Literal,
     index_label,
     literal_places,
-    source_arrays,
     source_assignments,
     source_literals,
+    source_values,
 )
 from .prose import read_math, read_text
 from .source_map import Cursor, LineEdit, Position, edit_lines, offset_to_position, source_lines
@@ -156,10 +156,10 @@ __all__ = [
     "read_text",
     "read_transcript",
     "render_request",
-    "source_arrays",
     "source_assignments",
     "source_lines",
     "source_literals",
+    "source_values",
     "to_decimal",
     "verify",
     "write_record",

@@ -310,8 +310,7 @@ class _Chain:
         quoted = [entry[0] for entry in _entries(term, self.source, len(values))]
         found: list[SourceProblem] = []
         for i, ((label, value), at) in enumerate(zip(values, starts, strict=True)):
-            shown = max(places, min(_significant_places(readings[-1][i].value),
-                                    places_shown(as_decimal(value).normalize())))
+            shown = max(places, _significant_places(readings[-1][i].value, value))
             if at is None or any(_agree(Value(value, False), reading[i], shown)
                                  for reading in readings):
                 continue
@@ -615,13 +614,14 @@ def _agree(a: Value, b: Value, places: int) -> bool:
     return round(x, places) == round(y, places) or abs(x - y) <= Fraction(1, 10**places) / 2
 
 
-def _significant_places(value: Fraction) -> int:
+def _significant_places(computed: Fraction, printed: Fraction) -> int:
     """The places that show four significant digits of a small computed value (``10^{-5}``
-    at eight, where the policy's four would make it 0 and any other small power equal; never
-    more than the printed value shows)."""
-    if value == 0 or abs(value) >= 1:
+    at eight, where the policy's four would make it 0 and any other small power equal), but
+    never more than the printed value shows."""
+    if computed == 0 or abs(computed) >= 1:
         return 0
-    return 3 - as_decimal(abs(value)).adjusted()
+    return min(3 - as_decimal(abs(computed)).adjusted(),
+               places_shown(as_decimal(printed).normalize()))
 
 
 def _places_in(term: Sequence[Any]) -> int:

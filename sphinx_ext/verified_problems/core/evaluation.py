@@ -29,7 +29,7 @@ from typing import Any
 
 from .latex.grammar import name_prefix, ragged, rows_of
 from .latex.tokens import Delim, Env, Group, Num, is_tok
-from .latex.vocabulary import MINUS, starred
+from .latex.vocabulary import DETERMINANTS, MINUS, TIMES
 from .terms import (
     NO_LOOKUP,
     SKIPPED,
@@ -45,7 +45,6 @@ from .terms import (
 )
 
 _CONTEXT = Context(prec=60, Emax=10**6, Emin=-(10**6))
-_TIMES = frozenset(["\\times", "\\cdot", "*", "×", "·"])
 _FRACTIONS = frozenset(["\\frac", "\\tfrac", "\\dfrac", "\\cfrac"])
 _BINOMIALS = frozenset(["\\binom", "\\tbinom", "\\dbinom"])
 _LOGS = frozenset(["\\log", "\\ln", "\\lg"])
@@ -61,8 +60,6 @@ _LARGEST_POWER_BITS = 200_000
 #: π to 60 digits, as every other irrational here is computed.
 _PI = Fraction(Decimal("3.14159265358979323846264338327950288419716939937510582097494459"))
 _ONE = Fraction(1)
-#: Bars around a matrix that mean its determinant (``Vmatrix``, a norm, is not evaluated).
-DETERMINANTS = starred("vmatrix")
 
 
 class NotArithmetic(Exception):
@@ -161,7 +158,7 @@ class _Parser:
             value = self._mixed(self.items[start], value)
         while True:
             item = self.peek()
-            if is_tok(item, _TIMES):
+            if is_tok(item, TIMES):
                 self.take()
                 value = self._times(value, self.signed)
             elif is_tok(item, frozenset(["/"])):
@@ -210,19 +207,17 @@ class _Parser:
             return _function(_exp, self._sub(argument_items(self.take())))
         item = self.peek()
         base = self.atom()
+        negated = is_number(item) and item.text[0] in MINUS  # -0.5^2 is -(0.5^2), as in TeX
         if is_tok(self.peek(), frozenset(["!"])):
-            self.take()  # -2! is -(2!), as a power's minus is
-            written_minus = is_number(item) and item.text[0] in MINUS
-            base = _neg(_factorial(_neg(base))) if written_minus else _factorial(base)
+            self.take()  # and -2! is -(2!)
+            base = _neg(_factorial(_neg(base))) if negated else _factorial(base)
         if is_tok(self.peek(), frozenset(["^"])):
             self.take()
             script = argument_items(self.take())
             if len(script) == 1 and isinstance(script[0], Delim) and script[0].opener == "(":
                 raise NotArithmetic  # \mu_1^{(0)}, x^{(t)}: an index, not a power
             exponent = self._sub(script)
-            if is_number(item) and item.text[0] in MINUS:  # -0.5^2 is -(0.5^2), as in TeX
-                return _neg(_power(_neg(base), exponent))
-            return _power(base, exponent)
+            return _neg(_power(_neg(base), exponent)) if negated else _power(base, exponent)
         return base
 
     def _euler(self) -> int:

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from .digits import Policy, PrintedPool, Status, compare, to_decimal
 from .values import Entry, Transcript
@@ -114,15 +114,15 @@ class Printed:
 
     def __init__(self, transcript: Transcript, policy: Policy, given: Sequence[str] = (),
                  given_names: Mapping[str, str] | None = None,
-                 given_arrays: Mapping[str, Entry] | None = None) -> None:
+                 given_values: Mapping[str, Entry] | None = None) -> None:
         self.transcript = transcript
         self.policy = policy
         self.pool = PrintedPool(transcript.numbers)
         self.given = PrintedPool(given)
         self.given_names = dict(given_names or {})
-        #: The arrays the source writes out by name (:func:`source_arrays`): a prose name the
-        #: snippet did not print may mean one, or one of its elements.
-        self.given_arrays = dict(given_arrays or {})
+        #: The numbers and arrays the source writes out by name (:func:`source_values`): a
+        #: prose name the snippet did not print may mean one, or one of an array's elements.
+        self.given_values = dict(given_values or {})
         self._labels: dict[Decimal, str] = {}
         for entry in transcript.entries.values():
             for index, text in zip(indices(entry.shape), entry.values, strict=False):
@@ -136,7 +136,7 @@ class Printed:
         resolved = resolve(name, self.transcript.entries)
         if resolved is None and name in self.given_names:
             return Fraction(to_decimal(self.given_names[name]))
-        resolved = resolved or resolve(name, self.given_arrays)
+        resolved = resolved or resolve(name, self.given_values)
         if resolved is None:
             return None
         entry, index = resolved
@@ -333,7 +333,7 @@ def source_assignments(code: str) -> dict[str, str]:
     return found
 
 
-def source_arrays(code: str) -> dict[str, Entry]:
+def source_values(code: str) -> dict[str, Entry]:
     """The numbers and arrays a snippet's source writes out under a name it assigns nowhere
     else (``lam = 2``, ``gamma = np.array([2.0, 0.5])``, ``W = [[0.1, 0.2], [0.3, 0.4]]``),
     each with its line: given data that a prose name may quote whole or by element
@@ -347,13 +347,15 @@ def source_arrays(code: str) -> dict[str, Entry]:
         target = statement.targets[0]
         if len(statement.targets) == 1 and isinstance(target, ast.Name) \
                 and stored[target.id] == 1:
-            array = _array(statement.value)
-            if array is not None:
-                found[target.id] = Entry(target.id, array[0], array[1], statement.lineno)
+            value = _written_value(statement.value)
+            if value is not None:
+                found[target.id] = Entry(target.id, value[0], value[1], statement.lineno)
     return found
 
 
+@lru_cache(maxsize=256)
 def _module(code: str) -> ast.Module | None:
+    """A snippet's source parsed once, for every question asked of it (read only)."""
     try:
         return ast.parse(code)
     except (SyntaxError, ValueError):
@@ -383,7 +385,7 @@ def _stores(module: ast.Module | None) -> Counter[str]:
 _ARRAY_CALLS = frozenset({"array", "asarray"})
 
 
-def _array(node: ast.expr) -> tuple[tuple[int, ...], tuple[str, ...]] | None:
+def _written_value(node: ast.expr) -> tuple[tuple[int, ...], tuple[str, ...]] | None:
     """The shape and the row-major numbers of a literal number, 1-D or 2-D array, or None."""
     number = _number_text(node)
     if number is not None:

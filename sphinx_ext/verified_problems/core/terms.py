@@ -17,7 +17,7 @@ from typing import Any
 
 from .latex.grammar import name_prefix, ragged, rows_of, without_unit
 from .latex.tokens import Delim, Env, Group, Num, Tok, is_tok, walk
-from .latex.vocabulary import EITHER_SIGN, MINUS, MINUS_PLUS, PLUS_MINUS, VALUE_MATRICES
+from .latex.vocabulary import EITHER_SIGN, MINUS, MINUS_PLUS, PLUS_MINUS, TIMES, VALUE_MATRICES
 
 SKIPPED = frozenset(["\\,", "\\;", "\\:", "\\!", "\\ ", "~", "\\left", "\\right", "\\bigl",
                      "\\bigr", "\\Bigl", "\\Bigr", "\\big", "\\Big", "\\displaystyle",
@@ -386,8 +386,7 @@ _TERM_ENDS = SKIPPED | frozenset([".", ",", ";", "\\quad", "\\qquad"])
 
 
 #: What a ``+`` or ``-`` after it is a sign of, not the start of another summand.
-_BEFORE_A_SIGN = frozenset(["\\times", "\\cdot", "*", "×", "·", "/", "^", "_", "+", "=",
-                            "\\pm", "\\mp", "±", "∓"]) | MINUS
+_BEFORE_A_SIGN = TIMES | MINUS | EITHER_SIGN | frozenset(["/", "^", "_", "+", "="])
 
 
 def summands(term: Sequence[Any]) -> list[list[Any]]:

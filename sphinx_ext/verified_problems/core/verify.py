@@ -43,7 +43,7 @@ def verify(
     equations: Sequence[PlacedEquation] = (),
     given: Sequence[str] = (),
     given_names: Mapping[str, str] | None = None,
-    given_arrays: Mapping[str, Entry] | None = None,
+    given_values: Mapping[str, Entry] | None = None,
     log_base: int | None = None,
     literals: Sequence[Literal] = (),
     bindings: Mapping[int, Binding] | None = None,
@@ -55,8 +55,8 @@ def verify(
     share's chains (``equations``) are checked by the prose's arithmetic and derive the numbers
     they compute; every other decimal must be printed, or be one of the snippet's own source
     literals (``given``; ``given_names``: those it assigns to a name, ``beta_1 = 0.9``, which a
-    prose name may quote and compute with; ``given_arrays``: the arrays it writes out by name,
-    :func:`.printed.source_arrays`). ``log_base`` is what a bare ``\\log`` means.
+    prose name may quote and compute with; ``given_values``: the numbers and arrays it writes
+    out by name, :func:`.printed.source_values`). ``log_base`` is what a bare ``\\log`` means.
 
     Where the book binds its free digits, ``bindings`` holds the page's record matched to the
     free digits (by the ``id`` of their placed number) and ``literals`` the source's literals
@@ -64,7 +64,7 @@ def verify(
     binding names; without a binding it fails (``strict``) or is counted as free.
     """
     printed = Printed(transcript, policy, given or given_texts(literals), given_names,
-                      given_arrays)
+                      given_values)
     derivations = derive(equations, printed, log_base)
     binder = None if bindings is None else Binder(bindings, Quantities(printed, literals), strict)
     verdicts: list[Verdict] = []
@@ -194,7 +194,7 @@ def _check_unprinted(placed_value: PlacedValue, printed: Printed,
     decimals = [cell for cell in cells if cell.number.decimal]
     if not decimals and not placed_value.value.names:
         return _quoted_integers(placed_value, printed, derivations, binder)
-    in_source = _given_array(placed_value, printed)
+    in_source = _given_value(placed_value, printed)
     if in_source is not None:
         return in_source
     if not decimals and len(cells) > 1:  # a tuple of integers is a value too: (-1000, -1001)
@@ -239,7 +239,7 @@ def _given_integer(placed_value: PlacedValue, printed: Printed, derivations: Der
     quotes none is a count (``k = 2``), and no error; so is one whose name the source assigns
     a whole number (``y = 1``: never the ``1.0`` of another name's data)."""
     counts = [found for name in placed_value.value.names
-              if (found := resolve(name, printed.given_arrays)) and not found[0].shape]
+              if (found := resolve(name, printed.given_values)) and not found[0].shape]
     if binder is None or not binder.strict or counts:
         return []
     return _bound_integers(placed_value.cells, (), printed, derivations,
@@ -257,7 +257,7 @@ def _bound_integers(cells: Sequence[Placed], decimals: Sequence[Placed], printed
     return [verdict for verdict in verdicts if verdict is not None]
 
 
-def _given_array(placed_value: PlacedValue, printed: Printed) -> list[Verdict] | None:
+def _given_value(placed_value: PlacedValue, printed: Printed) -> list[Verdict] | None:
     """A name the snippet did not print that means a number or an array its source writes
     out, or an element of one (``\\lambda = 0.5``, ``\\boldsymbol{\\gamma} = (2,\\; 0.5)``,
     ``\\gamma_1 = 2``): each entry against the source's. None where the shapes differ, or
@@ -266,7 +266,7 @@ def _given_array(placed_value: PlacedValue, printed: Printed) -> list[Verdict] |
     the rules of a name the snippet did not print decide."""
     value, cells = placed_value.value, placed_value.cells
     for name in value.names:
-        found = resolve(name, printed.given_arrays)
+        found = resolve(name, printed.given_values)
         if found is None:
             continue
         entry, index = found
@@ -300,7 +300,7 @@ def _no_provenance(placed_value: PlacedValue, cell: Placed, printed: Printed) ->
                    f"page; print {names[0]}, or write the name it was printed under")
         label = printed.label_of(text, names[0])
         message += f" ({number} is printed as {label})" if label else ""
-        given = resolve(names[0], printed.given_arrays)
+        given = resolve(names[0], printed.given_values)
         if given is not None and given[1] is None:
             entry = given[0]
             shown = entry.values[0] if not entry.shape else f"[{', '.join(entry.values)}]"

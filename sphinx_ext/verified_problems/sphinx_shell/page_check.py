@@ -32,8 +32,8 @@ from ..core import (
     literal_places,
     place_key,
     read_transcript,
-    source_arrays,
     source_assignments,
+    source_values,
     verify,
 )
 from . import nodes as vnodes
@@ -211,7 +211,7 @@ def _check_share(
     bindings = None if record is None else _bindings(check["snippet"], named, free, record)
     verdicts = verify(transcript, named, free, exempt, feed.policy, equations=equations,
                       given_names=source_assignments(script),
-                      given_arrays=source_arrays(script), log_base=config.log_base,
+                      given_values=source_values(script), log_base=config.log_base,
                       literals=literal_places(script), bindings=bindings,
                       strict=config.strict_bindings)
     verdicts = settle(verdicts, injected)

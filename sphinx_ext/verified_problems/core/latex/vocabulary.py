@@ -169,6 +169,10 @@ MATRIX_ENVIRONMENTS = starred("matrix bmatrix pmatrix Bmatrix vmatrix Vmatrix sm
 BARRED_MATRICES = starred("vmatrix Vmatrix")
 #: Matrices whose cells are the value itself.
 VALUE_MATRICES = MATRIX_ENVIRONMENTS - BARRED_MATRICES
+#: Bars around a matrix that mean its determinant (``Vmatrix``, a norm, is not evaluated).
+DETERMINANTS = starred("vmatrix")
+#: The signs of a product.
+TIMES = frozenset(["\\times", "\\cdot", "*", "×", "·"])
 ARRAY_ENVIRONMENTS = frozenset(["array"])
 _LAYOUT_ENVIRONMENTS = starred(
     "align aligned alignat alignedat gather gathered split equation multline flalign eqnarray"
