@@ -81,7 +81,8 @@ class Build:
 
     def summary(self) -> str:
         """The extension's one-line summary of the build (``verified: …``)."""
-        lines = [line for line in self.status.splitlines() if line.startswith("verified: ")]
+        lines = [line for line in self.status.splitlines()
+                 if line.startswith("verified: ") and " checked pages, " in line]
         assert lines, self.status
         return lines[0]
 

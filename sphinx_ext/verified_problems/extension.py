@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .sphinx_shell.background import setup_background
 from .sphinx_shell.collector import setup_collector
 from .sphinx_shell.config import setup_config
 from .sphinx_shell.digit_marks import setup_digit_marks
@@ -46,6 +47,7 @@ def setup_extension(app: Sphinx, version: str) -> ExtensionMetadata:
     setup_injection(app)
     setup_problems(app)
     setup_collector(app)
+    setup_background(app)
     setup_recovery(app)
     setup_verification_page(app)
     setup_verify_builder(app)
@@ -54,4 +56,4 @@ def setup_extension(app: Sphinx, version: str) -> ExtensionMetadata:
     setup_digit_marks(app)
     setup_verdict(app)
     return {"version": version, "parallel_read_safe": True, "parallel_write_safe": True,
-            "env_version": 6}
+            "env_version": 7}

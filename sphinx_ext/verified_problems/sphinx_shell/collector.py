@@ -1,7 +1,8 @@
 """Per-page verification state, kept in the environment and safe under ``sphinx-build -j``.
 
-A page is checked when it is read; its :class:`~.records.PageReport` is stored by docname,
-cleared when the page is re-read or removed, and merged back from parallel readers.
+A page is checked when it is read (or, on a large serial HTML build, beside the writer: see
+:mod:`.background`); its :class:`~.records.PageReport` is stored by docname, cleared when the
+page is re-read or removed, and merged back from parallel readers.
 """
 
 from __future__ import annotations
@@ -14,13 +15,10 @@ from weakref import WeakKeyDictionary
 from sphinx.environment.collectors import EnvironmentCollector
 
 from ..core import Binding, RecordError, read_record
+from .background import PageInput, check_now, defer
 from .config import VerifiedConfig, read_config
-from .diagnostics import Finding, Subtype
-from .digit_marks import add_header_mark
-from .host import unknown_macros, unread_directives
 from .notebook import fill_checks
 from .outputs import note_change
-from .page_check import check_page
 from .records import pages
 
 if TYPE_CHECKING:
@@ -52,19 +50,14 @@ class VerifiedCollector(EnvironmentCollector):
         path = record_path(Path(app.srcdir), config, env.docname)
         record, problem = _read_record(path)
         ran = fill_checks(env, doctree)
-        report = check_page(env.docname, doctree, config, record)
-        report.bindings_stamp = _stamp(path)
-        report.bindings_path = path.relative_to(app.srcdir).as_posix()
-        if report.bindings_stamp is not None:
-            env.note_dependency(str(path))
-        if problem is not None and report.snippets:
-            report.findings.append(Finding(env.docname, None, Subtype.BINDING, problem))
         early: list[Any] = env.temp_data.pop("verified_findings", None) or []
-        as_text = [] if config.colon_fence else unread_directives(env.docname, doctree)
-        report.findings[:0] = [*early, *ran, *as_text,
-                               *unknown_macros(env.docname, doctree, config.known_macros)]
-        add_header_mark(doctree, report)
-        pages(env)[env.docname] = report
+        stamp = _stamp(path)
+        if stamp is not None:
+            env.note_dependency(str(path))
+        page = PageInput(env.docname, record, problem, [*early, *ran], stamp,
+                         path.relative_to(app.srcdir).as_posix())
+        if not defer(env, doctree, page):
+            pages(env)[env.docname] = check_now(doctree, config, page)
 
 
 def record_path(srcdir: Path, config: VerifiedConfig, docname: str) -> Path:

@@ -49,6 +49,9 @@ _VALUES: dict[str, tuple[Any, str, tuple[type, ...], str]] = {
                                      "(TCP allowed) or 'off' (only the limits)"),
     "jobs": (0, "", (int,), "snippets run at once; 0 means one per core (one fewer while a "
                                "single reader reads, unless it waits on a snippet)"),
+    "background_checks": (12, "", (int,), "check the pages of a serial HTML build in a second "
+                                          "process while Sphinx writes, when it reads at least "
+                                          "this many; 0 means never"),
     "cache_dir": ("", "", (str,), "snippet result cache; empty means <doctreedir>/snippet-cache"),
     "macros": ({}, "env", (dict,), "LaTeX macros: name -> body or [body, nargs]"),
     "kinds": (["numeric", "derivation", "proof", "concept"], "env", (list,), "problem kinds"),
@@ -96,6 +99,8 @@ class VerifiedConfig:
     max_processes: int = 64
     #: What the kernel lets a snippet read and write (``verified_confine``).
     confinement: Confinement = field(default_factory=Confinement)
+    #: Pages a serial HTML build reads from which it checks them beside the writer (0: never).
+    background_checks: int = 12
 
 
 def setup_config(app: Sphinx) -> None:
@@ -226,6 +231,9 @@ def _build(config: Config, folders: _Folders) -> VerifiedConfig:
     jobs = get("jobs")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
         raise _fail("jobs", "a whole number, 0 for one per core", jobs)
+    background = get("background_checks")
+    if isinstance(background, bool) or not isinstance(background, int) or background < 0:
+        raise _fail("background_checks", "a whole number of pages, 0 for never", background)
     cache_dir = get("cache_dir")
     if not isinstance(cache_dir, str):
         raise _fail("cache_dir", "a path string", cache_dir)
@@ -267,6 +275,7 @@ def _build(config: Config, folders: _Folders) -> VerifiedConfig:
         lexer=_python_lexer_options(config),
         max_processes=int(get("max_processes")),
         confinement=_confinement(get("confine"), folders, cache),
+        background_checks=background,
     )
 
 

@@ -105,6 +105,8 @@ class PageReport:
     bindings_path: str = ""
     #: How many numbers the page holds; their records are packed (see :meth:`keep_numbers`).
     number_count: int = 0
+    #: False while the page's check runs beside the writer (:mod:`.background`).
+    checked: bool = True
     _packed_numbers: bytes = field(default=b"", repr=False)
 
     @property

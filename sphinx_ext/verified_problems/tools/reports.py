@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import gc
 import json
-import os
 import re
-import secrets
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,6 +19,7 @@ from xml.sax.saxutils import escape
 from sphinx.util import logging
 
 from ..core import index_label, located
+from ..engine import write_whole
 from ..sphinx_shell.config import read_config
 from ..sphinx_shell.diagnostics import Subtype
 from ..sphinx_shell.outputs import written_before
@@ -150,8 +149,8 @@ def write_reports(
     junit_path = outdir / JUNIT_NAME
     with _collector_paused():
         text = json.dumps(build_json(reports, srcdir), ensure_ascii=False, separators=(",", ":"))
-        _atomic_write(json_path, text + "\n")
-        _atomic_write(junit_path, build_junit(reports, srcdir))
+        write_whole(json_path, (text + "\n").encode("utf-8"))
+        write_whole(junit_path, build_junit(reports, srcdir).encode("utf-8"))
     return json_path, junit_path
 
 
@@ -172,22 +171,6 @@ def _collector_paused() -> Iterator[None]:
         yield
     finally:
         gc.enable()
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    """Write through a temporary file beside ``path``, created like any output file.
-
-    Not ``mkstemp``: its files are private (0600), and a report published with the HTML must
-    be readable by the web server, like every other file of the build (the umask decides).
-    """
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    try:
-        with temporary.open("x", encoding="utf-8") as stream:
-            stream.write(text)
-        temporary.replace(path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
 
 
 # -- in a build ----------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, ClassVar
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
+from ..sphinx_shell.background import finish_checks
 from ..sphinx_shell.outputs import written_before
 from ..sphinx_shell.problems import Problem, problem_domain, sort_key
 from ..sphinx_shell.records import SnippetRecord, pages
@@ -75,6 +76,7 @@ def _fill(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
 
 def _table(app: Sphinx, fromdoc: str) -> nodes.Node:
+    finish_checks(app)
     reports = [r for _, r in sorted(pages(app.env).items()) if r.snippets]
     if not reports:
         return nodes.paragraph("", "No page of this book has a check-numeric block yet.")

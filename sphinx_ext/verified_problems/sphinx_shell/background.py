@@ -1,0 +1,249 @@
+"""Pages checked beside the writer: a forked process checks each page while Sphinx goes on.
+
+On a serial HTML build the check of a page (:func:`.page_check.check_page`) is most of what
+verification costs Sphinx's one busy process, while the second core runs snippets during
+reading and idles while the pages are written, which takes Sphinx longer than reading them. So
+each page with a check is handed, once its last ``doctree-read`` handler is done and as Sphinx
+pickles it, to a forked helper (:class:`~verified_problems.engine.Forked`); its checked doctree
+and report are taken back just before the page is written (:class:`AdoptCheckedPage`, the
+first post-transform), or at the end of the build for a page that is not written
+(:func:`finish_checks`).
+
+The result is the one an inline check gives, node for node: the helper runs the same function
+(:func:`check_now`) on a copy of the same doctree, and a job the helper cannot do is done
+inline. Sphinx pickled its environment before writing, so it is pickled again once every
+report is in; a build stopped before that leaves reports marked unchecked, and their pages are
+read again on the next build (:func:`_unchecked`).
+
+Only where it pays and is safe: a serial build (``-j`` forks readers, which check their own
+pages), a builder that writes each page from its own doctree (``html``, ``dirhtml``), at least
+``verified_background_checks`` pages to read, and a system with ``fork``.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Set
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
+
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import logging
+
+from ..core import Binding
+from ..engine import Forked, can_fork, write_whole
+from . import nodes as vnodes
+from .config import VerifiedConfig, read_config
+from .diagnostics import Finding, Subtype
+from .digit_marks import add_header_mark
+from .host import unknown_macros, unread_directives
+from .page_check import check_page
+from .records import PageReport, pages
+
+if TYPE_CHECKING:
+    from docutils import nodes
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+logger = logging.getLogger(__name__)
+
+#: The builders that write each page from its own doctree, once.
+PAGE_BUILDERS = frozenset({"html", "dirhtml"})
+
+
+@dataclass
+class PageInput:
+    """What a page's check needs besides its doctree, and what its report is completed with."""
+
+    docname: str
+    record: list[Binding]
+    #: What is wrong with the page's binding record (None: nothing).
+    record_problem: str | None
+    #: The page's findings from before its check (its directives' and its notebook's).
+    findings: list[Finding] = field(default_factory=list)
+    bindings_stamp: float | None = None
+    bindings_path: str = ""
+
+
+def check_now(doctree: nodes.document, config: VerifiedConfig, page: PageInput) -> PageReport:
+    """Check a page here, mark its header, and return its complete report (the one function
+    the inline check and the helper both run). The macros are looked at once the values asked
+    for by name are in (``\\val`` is no macro then)."""
+    report = check_page(page.docname, doctree, config, page.record)
+    report.bindings_stamp = page.bindings_stamp
+    report.bindings_path = page.bindings_path
+    if page.record_problem is not None and report.snippets:
+        report.findings.append(Finding(page.docname, None, Subtype.BINDING, page.record_problem))
+    as_text = [] if config.colon_fence else unread_directives(page.docname, doctree)
+    report.findings[:0] = [*page.findings, *as_text,
+                           *unknown_macros(page.docname, doctree, config.known_macros)]
+    add_header_mark(doctree, report)
+    return report
+
+
+@dataclass
+class _Background:
+    """One build's helper and the pages it has not answered for yet."""
+
+    config: VerifiedConfig
+    forked: Forked | None = None
+    #: Each page handed over, and how many of its findings so far the helper was given.
+    waiting: dict[str, tuple[PageInput, int]] = field(default_factory=dict)
+    #: Whether a report came in after Sphinx pickled the environment.
+    adopted: bool = False
+
+
+_STATES: WeakKeyDictionary[BuildEnvironment, _Background] = WeakKeyDictionary()
+#: Where the collector leaves a page for :func:`_hand_over`, while the page is read.
+_DEFERRED = "verified_deferred_check"
+
+
+def defer(env: BuildEnvironment, doctree: nodes.document, page: PageInput) -> bool:
+    """Leave the page's check to the helper (False: this build, or this page with no check,
+    is checked inline). The page is handed over once every other handler of its reading is
+    done (:func:`_hand_over`); until its check is in, its report holds its findings so far."""
+    state = _STATES.get(env)
+    if state is None or next(doctree.findall(vnodes.numeric_check), None) is None:
+        return False
+    env.temp_data[_DEFERRED] = page
+    pages(env)[page.docname] = PageReport(docname=page.docname,
+                                          source=str(doctree.get("source", "")),
+                                          findings=page.findings, checked=False)
+    return True
+
+
+def _hand_over(app: Sphinx, doctree: nodes.document) -> None:
+    """Give the helper a page left to it, as the page stands after its last reading handler
+    (another extension's ``doctree-read`` may still change it after the collector's)."""
+    page: PageInput | None = app.env.temp_data.pop(_DEFERRED, None)
+    state = _STATES.get(app.env)
+    if page is None or state is None:
+        return
+    if state.forked is None:
+        config = state.config
+        state.forked = Forked(lambda job: _check_pickled(config, *job))
+        logger.info("verified: checking the pages in a second process while Sphinx reads and "
+                    "writes them")
+    state.forked.submit(page.docname, (pickled(doctree), page))
+    state.waiting[page.docname] = (page, len(page.findings))
+
+
+def _check_pickled(config: VerifiedConfig, blob: bytes, page: PageInput) -> tuple[bytes, Any]:
+    """The helper's job: the checked doctree, pickled as Sphinx keeps it, and its report."""
+    doctree = pickle.loads(blob)
+    report = check_now(doctree, config, page)
+    return pickled(doctree), report
+
+
+def pickled(doctree: nodes.document) -> bytes:
+    """A doctree pickled as Sphinx writes it: without its reporter, transformer and the
+    environment its settings point to (restored afterwards: the doctree is still in use)."""
+    saved = doctree.reporter, doctree.transformer, doctree.settings
+    settings = doctree.settings.copy()
+    settings.env = None
+    settings.warning_stream = None
+    settings.record_dependencies = None
+    doctree.reporter, doctree.transformer, doctree.settings = None, None, settings
+    try:
+        return pickle.dumps(doctree, pickle.HIGHEST_PROTOCOL)
+    finally:
+        doctree.reporter, doctree.transformer, doctree.settings = saved
+
+
+def _take(document: nodes.document, checked: nodes.document) -> None:
+    """Make ``document`` the checked doctree, keeping what the writer gave it to write with."""
+    kept = {k: vars(document)[k] for k in ("reporter", "transformer", "settings")}
+    vars(document).update(vars(checked))
+    vars(document).update(kept, _document=document)
+    for child in document.children:
+        child.parent = document
+
+
+def _adopt(env: BuildEnvironment, docname: str, document: nodes.document | None) -> None:
+    """Take a page's check back from the helper (or do it here), into its doctree, the
+    doctree's file and the environment; ``document`` is the page being written, if it is."""
+    state = _STATES.get(env)
+    waiting = state.waiting.pop(docname, None) if state is not None else None
+    if state is None or state.forked is None or waiting is None:
+        return
+    page, given = waiting
+    reply = state.forked.result(docname)
+    if reply is None:  # the helper could not: check here, where an error shows as it always did
+        doctree = document if document is not None else env.get_doctree(docname)
+        report = check_now(doctree, state.config, page)
+        blob = pickled(doctree)
+    else:
+        blob, report = reply
+        report.findings[:given] = page.findings  # as the end of reading left them
+        if document is not None:
+            _take(document, pickle.loads(blob))
+    write_whole(Path(env.doctreedir) / f"{docname}.doctree", blob)
+    pages(env)[docname] = report
+    state.adopted = True
+
+
+class AdoptCheckedPage(SphinxPostTransform):
+    """Before anything resolves a page being written, make it the page its check returned."""
+
+    default_priority = 1
+
+    def run(self, **kwargs: Any) -> None:
+        _adopt(self.env, self.env.docname, self.document)
+
+
+def finish_checks(app: Sphinx) -> None:
+    """Take every check still out back now (for a table of every page's report)."""
+    state = _STATES.get(app.env)
+    for docname in list(state.waiting if state is not None else ()):
+        _adopt(app.env, docname, None)
+
+
+def _start(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """Check this build's pages in the background if it pays and is safe (see above)."""
+    config = read_config(app)
+    wanted = config.background_checks
+    if (wanted and len(docnames) >= wanted and app.parallel <= 1 and can_fork()
+            and app.builder.name in PAGE_BUILDERS):
+        _STATES[env] = _Background(config)
+
+
+def _finish(app: Sphinx, exception: BaseException | None) -> None:
+    """Take the last checks back, end the helper, and keep the reports with the environment."""
+    state = _STATES.get(app.env)
+    if state is None:
+        return
+    try:
+        if exception is None:
+            finish_checks(app)
+    finally:
+        _STATES.pop(app.env, None)
+        if state.forked is not None:
+            state.forked.close()
+    if exception is None and state.adopted:
+        _pickle_environment(app)
+
+
+def _pickle_environment(app: Sphinx) -> None:
+    """Pickle the environment again, as Sphinx does after reading, now with every report."""
+    from sphinx.application import ENV_PICKLE_FILENAME
+
+    write_whole(Path(app.doctreedir) / ENV_PICKLE_FILENAME,
+             pickle.dumps(app.env, pickle.HIGHEST_PROTOCOL))
+
+
+def _unchecked(app: Sphinx, env: BuildEnvironment, added: Set[str], changed: Set[str],
+               removed: Set[str]) -> list[str]:
+    """Pages whose check never came back (a build stopped while it ran): read them again."""
+    return sorted(d for d, report in pages(env).items()
+                  if not report.checked and d not in changed and d not in removed)
+
+
+def setup_background(app: Sphinx) -> None:
+    """Decide per build whether pages are checked in the background, and take them back."""
+    app.add_post_transform(AdoptCheckedPage)
+    app.connect("env-before-read-docs", _start)
+    app.connect("doctree-read", _hand_over, priority=999)  # after every other reader
+    app.connect("env-get-outdated", _unchecked)
+    app.connect("build-finished", _finish, priority=100)  # before the verdict (400)

@@ -1,0 +1,142 @@
+"""Pages checked beside the writer: the build is the one an inline check gives, in every respect.
+
+Each build here is a real ``sphinx-build`` process; ``verified_background_checks`` is 1 (every
+build of an HTML builder checks its pages in the forked helper) or 0 (inline, as ``-j`` and the
+other builders always do). ``SOURCE_DATE_EPOCH`` leaves out what differs from run to run.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from support import replace_in
+
+#: What the build says when it checks pages in the helper.
+IN_BACKGROUND = "checking the pages in a second process"
+ROOTS = ["styles", "derivations", "trap", "failures", "provenance", "injection", "scope"]
+
+
+def _build(srcdir: Path, out: Path, background: int, *extra: str,
+           doctrees: Path | None = None) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "sphinx", "-b", "html",
+               "-d", str(doctrees or out / "doctrees"),
+               "-D", f"verified_background_checks={background}", *extra,
+               str(srcdir), str(out / "html")]
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, check=False,
+                          env=env)
+
+
+def _pages(html: Path) -> dict[str, bytes]:
+    """Every page and report the build wrote, by its path in the output folder."""
+    return {path.relative_to(html).as_posix(): path.read_bytes()
+            for pattern in ("**/*.html", "verification.json", "verification.xml")
+            for path in html.glob(pattern)}
+
+
+def _log(run: subprocess.CompletedProcess[str]) -> list[str]:
+    """What the build said of the book: its warnings and errors, and its verdict (without
+    the snippets it ran, which a no-op build does not run again)."""
+    verdicts = [line.split("; snippets:")[0] for line in run.stdout.splitlines()
+                if line.startswith("verified: ") and " checked pages, " in line]
+    return [*run.stderr.splitlines(), *verdicts]
+
+
+@pytest.mark.parametrize("root", ROOTS)
+def test_a_book_checked_beside_the_writer_is_the_book_checked_inline(
+    copy_root: Callable[[str], Path], tmp_path: Path, root: str
+) -> None:
+    srcdir = copy_root(root)
+    inline = _build(srcdir, tmp_path / "inline", 0)
+    background = _build(srcdir, tmp_path / "background", 1)
+    assert IN_BACKGROUND not in inline.stdout
+    assert IN_BACKGROUND in background.stdout
+    assert "Traceback" not in background.stdout + background.stderr
+    assert background.returncode == inline.returncode
+    assert _log(background) == _log(inline)
+    written = _pages(tmp_path / "background" / "html")
+    assert written and written == _pages(tmp_path / "inline" / "html")
+
+
+def test_a_page_written_again_from_its_doctree_is_the_checked_page(
+    copy_root: Callable[[str], Path], tmp_path: Path
+) -> None:
+    """A page written without being read again (here: its HTML file went) comes from the
+    doctree file, which must be the checked doctree, not the one Sphinx kept while reading."""
+    srcdir = copy_root("trap")
+    first = _build(srcdir, tmp_path / "out", 1)
+    assert IN_BACKGROUND in first.stdout
+    page = tmp_path / "out" / "html" / "index.html"
+    written = page.read_bytes()
+    page.unlink()
+    again = _build(srcdir, tmp_path / "out", 1)
+    assert "reading sources... [" not in again.stdout
+    assert again.returncode == first.returncode == 0
+    assert page.read_bytes() == written
+
+
+def test_a_no_op_build_after_one_checked_beside_the_writer_keeps_every_report(
+    copy_root: Callable[[str], Path], tmp_path: Path
+) -> None:
+    srcdir = copy_root("trap")
+    replace_in(srcdir / "index.md", "= 0.7517", "= 0.7518")
+    first = _build(srcdir, tmp_path / "out", 1)
+    noop = _build(srcdir, tmp_path / "out", 1)
+    assert IN_BACKGROUND in first.stdout
+    assert IN_BACKGROUND not in noop.stdout  # nothing read, nothing to check
+    assert noop.returncode == first.returncode == 1
+    assert _log(noop) == _log(first)
+
+
+def test_a_page_whose_check_never_came_back_is_read_again(
+    copy_root: Callable[[str], Path], tmp_path: Path
+) -> None:
+    """A build interrupted while it wrote (Ctrl-C: Sphinx keeps the environment it pickled
+    after reading, and no ``build-finished`` comes) leaves reports unchecked; the next build
+    that shares the environment (here ``make check``'s builder, which re-reads nothing for a
+    missing search index or an unfinished output folder) reads those pages again."""
+    srcdir = copy_root("trap")
+    replace_in(srcdir / "index.md", "= 0.7517", "= 0.7518")
+    conf = srcdir / "conf.py"
+    conf.write_text(conf.read_text(encoding="utf-8") + (
+        "\nimport os\n\n\ndef setup(app):\n"
+        "    def stop(app, doctree, docname):\n"
+        "        if os.path.exists(os.path.join(app.srcdir, 'stop')):\n"
+        "            raise KeyboardInterrupt\n"
+        "    app.connect('doctree-resolved', stop)\n"), encoding="utf-8")
+    clean = _build(srcdir, tmp_path / "clean", 1)
+    (srcdir / "stop").touch()
+    stopped = _build(srcdir, tmp_path / "stopped", 1)
+    assert stopped.returncode == 2 and "Interrupted" in stopped.stdout + stopped.stderr
+    (srcdir / "stop").unlink()
+    after = _build(srcdir, tmp_path / "check", 1, "-b", "verify",
+                   doctrees=tmp_path / "stopped" / "doctrees")
+    assert "reading sources... [100%] index" in after.stdout
+    assert after.returncode == clean.returncode == 1
+    assert _log(after) == _log(clean)
+
+
+def test_what_another_extension_does_to_a_page_after_it_is_read_is_kept(
+    copy_root: Callable[[str], Path], tmp_path: Path
+) -> None:
+    """The helper is handed the page as the last ``doctree-read`` handler left it (as
+    sphinxcontrib-programoutput, which replaces its nodes then), not as the collector saw it."""
+    srcdir = copy_root("trap")
+    conf = srcdir / "conf.py"
+    conf.write_text(conf.read_text(encoding="utf-8") + (
+        "\nfrom docutils import nodes\n\n\ndef setup(app):\n"
+        "    def add(app, doctree):\n"
+        "        doctree.children[-1] += nodes.paragraph('', 'Added by another extension.')\n"
+        "    app.connect('doctree-read', add, priority=700)\n"), encoding="utf-8")
+    inline = _build(srcdir, tmp_path / "inline", 0)
+    background = _build(srcdir, tmp_path / "background", 1)
+    assert IN_BACKGROUND in background.stdout
+    assert background.returncode == inline.returncode == 0
+    written = _pages(tmp_path / "background" / "html")
+    assert "Added by another extension." in written["index.html"].decode("utf-8")
+    assert written == _pages(tmp_path / "inline" / "html")
