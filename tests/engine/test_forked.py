@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 
 from verified_problems.engine import Forked
 
@@ -67,3 +68,18 @@ def test_the_helper_yields_to_its_caller() -> None:
         assert policy == os.SCHED_IDLE or niceness > os.getpriority(os.PRIO_PROCESS, 0)
     finally:
         helper.close()
+
+
+def test_no_helper_is_forked_from_a_process_that_runs_other_threads() -> None:
+    from verified_problems.engine import can_fork
+
+    assert can_fork()
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert not can_fork()
+    finally:
+        stop.set()
+        other.join()
+    assert can_fork()

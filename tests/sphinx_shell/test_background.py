@@ -140,3 +140,29 @@ def test_what_another_extension_does_to_a_page_after_it_is_read_is_kept(
     written = _pages(tmp_path / "background" / "html")
     assert "Added by another extension." in written["index.html"].decode("utf-8")
     assert written == _pages(tmp_path / "inline" / "html")
+
+
+def test_a_page_asked_for_again_in_the_same_build_is_the_checked_page(
+    copy_root: Callable[[str], Path], tmp_path: Path
+) -> None:
+    """Sphinx keeps in memory every doctree file it read (with ``numfig``, every page's, once
+    reading ends: the unchecked one then); asked for a page again once it was written (here by
+    another extension at the end of the build), it must give the checked one."""
+    srcdir = copy_root("trap")
+    conf = srcdir / "conf.py"
+    conf.write_text(conf.read_text(encoding="utf-8") + (
+        "\nnumfig = True\n"
+        "\nfrom pathlib import Path\n\n\ndef setup(app):\n"
+        "    def look(app, exception):\n"
+        "        tree = app.env.get_doctree('index')\n"
+        "        verdicts = [n.get('verdict', '') for n in tree.findall()"
+        " if n.tagname == 'numeric_check']\n"
+        "        (Path(app.outdir) / 'verdicts.txt').write_text(repr(verdicts))\n"
+        "    app.connect('build-finished', look, priority=100)\n"), encoding="utf-8")
+    inline = _build(srcdir, tmp_path / "inline", 0)
+    background = _build(srcdir, tmp_path / "background", 1)
+    assert IN_BACKGROUND in background.stdout
+    assert background.returncode == inline.returncode == 0
+    seen = (tmp_path / "background" / "html" / "verdicts.txt").read_text(encoding="utf-8")
+    assert "Executed at build" in seen or "verified" in seen.lower(), seen
+    assert seen == (tmp_path / "inline" / "html" / "verdicts.txt").read_text(encoding="utf-8")

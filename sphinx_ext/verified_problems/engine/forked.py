@@ -32,8 +32,10 @@ Job = Callable[[Any], Any]
 
 
 def can_fork() -> bool:
-    """Whether this system forks (not Windows)."""
-    return hasattr(os, "fork")
+    """Whether a helper can be forked safely here: the system forks (not Windows), and this
+    process runs one thread (a lock another thread held at the fork would stay held forever in
+    the helper: a host such as a file watcher or a test runner's may run threads)."""
+    return hasattr(os, "fork") and threading.active_count() == 1
 
 
 class Forked:

@@ -17,7 +17,8 @@ read again on the next build (:func:`_unchecked`).
 
 Only where it pays and is safe: a serial build (``-j`` forks readers, which check their own
 pages), a builder that writes each page from its own doctree (``html``, ``dirhtml``), at least
-``verified_background_checks`` pages to read, and a system with ``fork``.
+``verified_background_checks`` pages to read, and a process that can fork safely (one thread,
+on a system with ``fork``).
 """
 
 from __future__ import annotations
@@ -180,8 +181,17 @@ def _adopt(env: BuildEnvironment, docname: str, document: nodes.document | None)
         if document is not None:
             _take(document, pickle.loads(blob))
     write_whole(Path(env.doctreedir) / f"{docname}.doctree", blob)
+    _keep_in_memory(env, docname, blob)
     pages(env)[docname] = report
     state.adopted = True
+
+
+def _keep_in_memory(env: BuildEnvironment, docname: str, blob: bytes) -> None:
+    """Give Sphinx's memory of the page's doctree file the checked one: it read every page's
+    file once reading ended (the unchecked doctree then) and reads from memory if asked again."""
+    remembered = getattr(env, "_pickled_doctree_cache", None)
+    if isinstance(remembered, dict) and docname in remembered:
+        remembered[docname] = blob
 
 
 class AdoptCheckedPage(SphinxPostTransform):
