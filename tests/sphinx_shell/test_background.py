@@ -8,6 +8,7 @@ other builders always do). ``SOURCE_DATE_EPOCH`` leaves out what differs from ru
 from __future__ import annotations
 
 import os
+import pickle
 import subprocess
 import sys
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from support import replace_in
+from verified_problems.sphinx_shell.records import pages
 
 #: What the build says when it checks pages in the helper.
 IN_BACKGROUND = "checking the pages in a second process"
@@ -166,3 +168,22 @@ def test_a_page_asked_for_again_in_the_same_build_is_the_checked_page(
     seen = (tmp_path / "background" / "html" / "verdicts.txt").read_text(encoding="utf-8")
     assert "Executed at build" in seen or "verified" in seen.lower(), seen
     assert seen == (tmp_path / "inline" / "html" / "verdicts.txt").read_text(encoding="utf-8")
+
+
+def test_the_environment_kept_is_the_one_an_inline_check_keeps(
+    copy_root: Callable[[str], Path], tmp_path: Path
+) -> None:
+    """The reports go into the environment Sphinx pickled after reading, not the one writing
+    left (with a cached master doctree and titles hung into trees): a no-op build loads it."""
+    srcdir = copy_root("styles")
+    inline = _build(srcdir, tmp_path / "inline", 0)
+    background = _build(srcdir, tmp_path / "background", 1)
+    assert IN_BACKGROUND in background.stdout
+    assert background.returncode == inline.returncode == 0
+    kept = {run: pickle.loads((tmp_path / run / "doctrees" / "environment.pickle").read_bytes())
+            for run in ("inline", "background")}
+    assert vars(kept["background"]).keys() == vars(kept["inline"]).keys()
+    assert all(title.parent is None for title in kept["background"].titles.values())
+    assert pages(kept["background"]).keys() == pages(kept["inline"]).keys()
+    assert all(report.checked and report.number_count == pages(kept["inline"])[d].number_count
+               for d, report in pages(kept["background"]).items())

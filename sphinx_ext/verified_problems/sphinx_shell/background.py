@@ -11,9 +11,9 @@ first post-transform), or at the end of the build for a page that is not written
 
 The result is the one an inline check gives, node for node: the helper runs the same function
 (:func:`check_now`) on a copy of the same doctree, and a job the helper cannot do is done
-inline. Sphinx pickled its environment before writing, so it is pickled again once every
-report is in; a build stopped before that leaves reports marked unchecked, and their pages are
-read again on the next build (:func:`_unchecked`).
+inline. Sphinx pickled its environment before writing, so the reports are put into that
+pickle once every one is in; a build stopped before that leaves reports marked unchecked, and
+their pages are read again on the next build (:func:`_unchecked`).
 
 Only where it pays and is safe: a serial build (``-j`` forks readers, which check their own
 pages), a builder that writes each page from its own doctree (``html``, ``dirhtml``), at least
@@ -92,8 +92,8 @@ class _Background:
     forked: Forked | None = None
     #: Each page handed over, and how many of its findings so far the helper was given.
     waiting: dict[str, tuple[PageInput, int]] = field(default_factory=dict)
-    #: Whether a report came in after Sphinx pickled the environment.
-    adopted: bool = False
+    #: The pages whose reports came in after Sphinx pickled the environment.
+    adopted: list[str] = field(default_factory=list)
 
 
 _STATES: WeakKeyDictionary[BuildEnvironment, _Background] = WeakKeyDictionary()
@@ -183,7 +183,7 @@ def _adopt(env: BuildEnvironment, docname: str, document: nodes.document | None)
     write_whole(Path(env.doctreedir) / f"{docname}.doctree", blob)
     _keep_in_memory(env, docname, blob)
     pages(env)[docname] = report
-    state.adopted = True
+    state.adopted.append(docname)
 
 
 def _keep_in_memory(env: BuildEnvironment, docname: str, blob: bytes) -> None:
@@ -232,15 +232,21 @@ def _finish(app: Sphinx, exception: BaseException | None) -> None:
         if state.forked is not None:
             state.forked.close()
     if exception is None and state.adopted:
-        _pickle_environment(app)
+        _keep_reports(app, state.adopted)
 
 
-def _pickle_environment(app: Sphinx) -> None:
-    """Pickle the environment again, as Sphinx does after reading, now with every report."""
+def _keep_reports(app: Sphinx, docnames: list[str]) -> None:
+    """Put the reports that came in while Sphinx wrote into the environment it pickled after
+    reading. Not the environment as writing left it: Sphinx changes it while it writes (a
+    cached master doctree, page titles hung into the trees that show them), and a no-op build
+    would then load all of that."""
     from sphinx.application import ENV_PICKLE_FILENAME
 
-    write_whole(Path(app.doctreedir) / ENV_PICKLE_FILENAME,
-             pickle.dumps(app.env, pickle.HIGHEST_PROTOCOL))
+    path = Path(app.doctreedir) / ENV_PICKLE_FILENAME
+    kept = pickle.loads(path.read_bytes())
+    reports = pages(app.env)
+    pages(kept).update({docname: reports[docname] for docname in docnames})
+    write_whole(path, pickle.dumps(kept, pickle.HIGHEST_PROTOCOL))
 
 
 def _unchecked(app: Sphinx, env: BuildEnvironment, added: Set[str], changed: Set[str],
