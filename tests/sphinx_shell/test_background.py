@@ -49,17 +49,29 @@ def _log(run: subprocess.CompletedProcess[str]) -> list[str]:
     return [*run.stderr.splitlines(), *verdicts]
 
 
-@pytest.mark.parametrize("root", ROOTS)
-def test_a_book_checked_beside_the_writer_is_the_book_checked_inline(
-    copy_root: Callable[[str], Path], tmp_path: Path, root: str
-) -> None:
-    srcdir = copy_root(root)
+def _both(srcdir: Path, tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], ...]:
+    """The book built inline and in the background (into ``inline/`` and ``background/``),
+    each as it should have gone."""
     inline = _build(srcdir, tmp_path / "inline", 0)
     background = _build(srcdir, tmp_path / "background", 1)
     assert IN_BACKGROUND not in inline.stdout
     assert IN_BACKGROUND in background.stdout
     assert "Traceback" not in background.stdout + background.stderr
     assert background.returncode == inline.returncode
+    return inline, background
+
+
+def _extend_conf(srcdir: Path, text: str) -> None:
+    """Add to the root's ``conf.py`` (a ``setup`` of its own, as a project's extension)."""
+    conf = srcdir / "conf.py"
+    conf.write_text(conf.read_text(encoding="utf-8") + text, encoding="utf-8")
+
+
+@pytest.mark.parametrize("root", ROOTS)
+def test_a_book_checked_beside_the_writer_is_the_book_checked_inline(
+    copy_root: Callable[[str], Path], tmp_path: Path, root: str
+) -> None:
+    inline, background = _both(copy_root(root), tmp_path)
     assert _log(background) == _log(inline)
     written = _pages(tmp_path / "background" / "html")
     assert written and written == _pages(tmp_path / "inline" / "html")
@@ -104,13 +116,12 @@ def test_a_page_whose_check_never_came_back_is_read_again(
     missing search index or an unfinished output folder) reads those pages again."""
     srcdir = copy_root("trap")
     replace_in(srcdir / "index.md", "= 0.7517", "= 0.7518")
-    conf = srcdir / "conf.py"
-    conf.write_text(conf.read_text(encoding="utf-8") + (
+    _extend_conf(srcdir, (
         "\nimport os\n\n\ndef setup(app):\n"
         "    def stop(app, doctree, docname):\n"
         "        if os.path.exists(os.path.join(app.srcdir, 'stop')):\n"
         "            raise KeyboardInterrupt\n"
-        "    app.connect('doctree-resolved', stop)\n"), encoding="utf-8")
+        "    app.connect('doctree-resolved', stop)\n"))
     clean = _build(srcdir, tmp_path / "clean", 1)
     (srcdir / "stop").touch()
     stopped = _build(srcdir, tmp_path / "stopped", 1)
@@ -129,16 +140,12 @@ def test_what_another_extension_does_to_a_page_after_it_is_read_is_kept(
     """The helper is handed the page as the last ``doctree-read`` handler left it (as
     sphinxcontrib-programoutput, which replaces its nodes then), not as the collector saw it."""
     srcdir = copy_root("trap")
-    conf = srcdir / "conf.py"
-    conf.write_text(conf.read_text(encoding="utf-8") + (
+    _extend_conf(srcdir, (
         "\nfrom docutils import nodes\n\n\ndef setup(app):\n"
         "    def add(app, doctree):\n"
         "        doctree.children[-1] += nodes.paragraph('', 'Added by another extension.')\n"
-        "    app.connect('doctree-read', add, priority=700)\n"), encoding="utf-8")
-    inline = _build(srcdir, tmp_path / "inline", 0)
-    background = _build(srcdir, tmp_path / "background", 1)
-    assert IN_BACKGROUND in background.stdout
-    assert background.returncode == inline.returncode == 0
+        "    app.connect('doctree-read', add, priority=700)\n"))
+    _both(srcdir, tmp_path)
     written = _pages(tmp_path / "background" / "html")
     assert "Added by another extension." in written["index.html"].decode("utf-8")
     assert written == _pages(tmp_path / "inline" / "html")
@@ -151,8 +158,7 @@ def test_a_page_asked_for_again_in_the_same_build_is_the_checked_page(
     reading ends: the unchecked one then); asked for a page again once it was written (here by
     another extension at the end of the build), it must give the checked one."""
     srcdir = copy_root("trap")
-    conf = srcdir / "conf.py"
-    conf.write_text(conf.read_text(encoding="utf-8") + (
+    _extend_conf(srcdir, (
         "\nnumfig = True\n"
         "\nfrom pathlib import Path\n\n\ndef setup(app):\n"
         "    def look(app, exception):\n"
@@ -160,11 +166,8 @@ def test_a_page_asked_for_again_in_the_same_build_is_the_checked_page(
         "        verdicts = [n.get('verdict', '') for n in tree.findall()"
         " if n.tagname == 'numeric_check']\n"
         "        (Path(app.outdir) / 'verdicts.txt').write_text(repr(verdicts))\n"
-        "    app.connect('build-finished', look, priority=100)\n"), encoding="utf-8")
-    inline = _build(srcdir, tmp_path / "inline", 0)
-    background = _build(srcdir, tmp_path / "background", 1)
-    assert IN_BACKGROUND in background.stdout
-    assert background.returncode == inline.returncode == 0
+        "    app.connect('build-finished', look, priority=100)\n"))
+    _both(srcdir, tmp_path)
     seen = (tmp_path / "background" / "html" / "verdicts.txt").read_text(encoding="utf-8")
     assert "Executed at build" in seen or "verified" in seen.lower(), seen
     assert seen == (tmp_path / "inline" / "html" / "verdicts.txt").read_text(encoding="utf-8")
@@ -175,11 +178,7 @@ def test_the_environment_kept_is_the_one_an_inline_check_keeps(
 ) -> None:
     """The reports go into the environment Sphinx pickled after reading, not the one writing
     left (with a cached master doctree and titles hung into trees): a no-op build loads it."""
-    srcdir = copy_root("styles")
-    inline = _build(srcdir, tmp_path / "inline", 0)
-    background = _build(srcdir, tmp_path / "background", 1)
-    assert IN_BACKGROUND in background.stdout
-    assert background.returncode == inline.returncode == 0
+    _both(copy_root("styles"), tmp_path)
     kept = {run: pickle.loads((tmp_path / run / "doctrees" / "environment.pickle").read_bytes())
             for run in ("inline", "background")}
     assert vars(kept["background"]).keys() == vars(kept["inline"]).keys()
