@@ -29,10 +29,10 @@ for every variant alike. ``OPENBLAS_NUM_THREADS=1`` is set for every build (the 
 workers set it anyway), so programoutput's snippets run at their fastest on a small machine;
 ``--no-blas-pin`` leaves the variable as inherited, as a programoutput user would have it.
 
-The report is a table of the figures, the same figures as the README's "Performance" table, a
-table of the targets (each value, its target and whether it is met) and one of the other ratios.
-Nothing is written into the repository unless ``--output FILE`` is given; ``--markdown`` prints
-Markdown.
+The report is a table of the figures, the same figures as the "Performance" table of
+``book/authors/development.md``, a table of the targets (each value, its target and whether it
+is met) and one of the other ratios. Nothing is written into the repository unless
+``--output FILE`` is given; ``--markdown`` prints Markdown.
 """
 
 from __future__ import annotations
@@ -211,8 +211,8 @@ FIGURE_HEADERS = [
     "snippets run no-op / edit", "pages read no-op / edit",
 ]
 RATIO_HEADERS = ["measure", "problems", "value", "target", "met"]
-#: The README's "Performance" table, column for column.
-README_HEADERS = [
+#: The development page's "Performance" table, column for column.
+PERFORMANCE_HEADERS = [
     "problems", "plain cold", "checked cold", "programoutput cold", "overhead a problem",
     "programoutput / overhead", "cold ratio", "no-op ratio",
 ]
@@ -300,8 +300,11 @@ def ratios(table: dict[tuple[int, str], Figures], sizes: Sequence[int]) -> list[
     return rows
 
 
-def readme_rows(table: dict[tuple[int, str], Figures], sizes: Sequence[int]) -> list[list[str]]:
-    """The README's "Performance" table: one row per size, as the README writes its figures."""
+def performance_rows(
+    table: dict[tuple[int, str], Figures], sizes: Sequence[int]
+) -> list[list[str]]:
+    """The development page's "Performance" table: one row per size, as the page writes its
+    figures."""
     rows = []
     for size in sizes:
         plain, checked, peer = (table[size, v] for v in VARIANTS)
@@ -330,7 +333,7 @@ def _staleness(table: dict[tuple[int, str], Figures], sizes: Sequence[int]) -> s
 def render(headers: list[str], rows: list[list[str]], markdown: bool) -> str:
     """A table as Markdown or as aligned text."""
     if markdown:
-        rule = "|" + "---|" * len(headers)  # as the README writes it
+        rule = "|" + "---|" * len(headers)  # as the development page writes it
         return "\n".join([f"| {' | '.join(headers)} |", rule,
                           *("| " + " | ".join(cells) + " |" for cells in rows)])
     widths = [max(len(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
@@ -388,9 +391,9 @@ def report(
         "",
         _staleness(table, sizes),
         "",
-        f"{heading}As the README's Performance table",
+        f"{heading}As the development page's Performance table",
         "",
-        render(README_HEADERS, readme_rows(table, sizes), markdown),
+        render(PERFORMANCE_HEADERS, performance_rows(table, sizes), markdown),
         "",
         f"{heading}Targets",
         "",

@@ -15,7 +15,7 @@ each page's check by an empty report (the snippets still run and the pages are s
 rendered, but nothing is verified); ``--bare-blocks`` renders each check block as its caption
 and verdict line alone, without the excerpt, the full script and the transcript, to tell
 what showing them costs. The last two make a diagnostic only, never a book to publish. The
-README's "Performance" section was measured with them.
+"Performance" section of `book/authors/development.md` was measured with them.
 """
 
 from __future__ import annotations
