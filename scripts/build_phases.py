@@ -106,13 +106,13 @@ def watch(timeline: Timeline) -> None:
 
 def skip_checks() -> None:
     """Give every page an empty report instead of checking it (a diagnostic, never a book)."""
-    from verified_problems.sphinx_shell import background
+    from verified_problems.sphinx_shell import page_check
     from verified_problems.sphinx_shell.records import PageReport
 
     def unchecked(docname: str, doctree: Any, config: Any, record: Any = None) -> PageReport:
         return PageReport(docname=docname, source=str(doctree.get("source", "")))
 
-    background.check_page = unchecked  # type: ignore[attr-defined]
+    page_check.check_page = unchecked  # type: ignore[assignment]
 
 
 def bare_blocks() -> None:

@@ -9,11 +9,11 @@ and report are taken back just before the page is written (:class:`AdoptCheckedP
 first post-transform), or at the end of the build for a page that is not written
 (:func:`finish_checks`).
 
-The result is the one an inline check gives, node for node: the helper runs the same function
-(:func:`check_now`) on a copy of the same doctree, and a job the helper cannot do is done
-inline. Sphinx pickled its environment before writing, so the reports are put into that
-pickle once every one is in; a build stopped before that leaves reports marked unchecked, and
-their pages are read again on the next build (:func:`_unchecked`).
+The result is the one an inline check gives, node for node: the helper runs the same
+function (:func:`.page_check.check_now`) on a copy of the same doctree, and a job the helper
+cannot do is done inline. Sphinx pickled its environment before writing, so the reports are
+put into that pickle once every one is in; a build stopped before that leaves reports marked
+unchecked, and their pages are read again on the next build (:func:`_unchecked`).
 
 Only where it pays and is safe: a serial build (``-j`` forks readers, which check their own
 pages), a builder that writes each page from its own doctree (``html``, ``dirhtml``), at least
@@ -33,14 +33,10 @@ from weakref import WeakKeyDictionary
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
-from ..core import Binding
 from ..engine import Forked, can_fork, write_whole
 from . import nodes as vnodes
 from .config import VerifiedConfig, read_config
-from .diagnostics import Finding, Subtype
-from .digit_marks import add_header_mark
-from .host import unknown_macros, unread_directives
-from .page_check import check_page
+from .page_check import PageInput, check_now
 from .records import PageReport, pages
 
 if TYPE_CHECKING:
@@ -52,36 +48,6 @@ logger = logging.getLogger(__name__)
 
 #: The builders that write each page from its own doctree, once.
 PAGE_BUILDERS = frozenset({"html", "dirhtml"})
-
-
-@dataclass
-class PageInput:
-    """What a page's check needs besides its doctree, and what its report is completed with."""
-
-    docname: str
-    record: list[Binding]
-    #: What is wrong with the page's binding record (None: nothing).
-    record_problem: str | None
-    #: The page's findings from before its check (its directives' and its notebook's).
-    findings: list[Finding] = field(default_factory=list)
-    bindings_stamp: float | None = None
-    bindings_path: str = ""
-
-
-def check_now(doctree: nodes.document, config: VerifiedConfig, page: PageInput) -> PageReport:
-    """Check a page here, mark its header, and return its complete report (the one function
-    the inline check and the helper both run). The macros are looked at once the values asked
-    for by name are in (``\\val`` is no macro then)."""
-    report = check_page(page.docname, doctree, config, page.record)
-    report.bindings_stamp = page.bindings_stamp
-    report.bindings_path = page.bindings_path
-    if page.record_problem is not None and report.snippets:
-        report.findings.append(Finding(page.docname, None, Subtype.BINDING, page.record_problem))
-    as_text = [] if config.colon_fence else unread_directives(page.docname, doctree)
-    report.findings[:0] = [*page.findings, *as_text,
-                           *unknown_macros(page.docname, doctree, config.known_macros)]
-    add_header_mark(doctree, report)
-    return report
 
 
 @dataclass

@@ -15,10 +15,11 @@ from weakref import WeakKeyDictionary
 from sphinx.environment.collectors import EnvironmentCollector
 
 from ..core import Binding, RecordError, read_record
-from .background import PageInput, check_now, defer
+from .background import defer
 from .config import VerifiedConfig, read_config
 from .notebook import fill_checks
 from .outputs import note_change
+from .page_check import PageInput, check_now
 from .records import pages
 
 if TYPE_CHECKING:

@@ -1,9 +1,10 @@
 """Check one parsed page: find every number in its prose, give it to the snippet that owns it.
 
-Runs when a page has been read (from the environment collector), once the whole doctree is
-known: a ``check-numeric`` in the "Check — numeric" section owns the numbers of the Solution
-written above it. Scope rule: a check with ``:scope: section`` owns the section it stands in
-(with its subsections); the page's one check with the default ``:scope: page`` owns the rest.
+Runs when a page has been read (from the environment collector, or in the helper beside the
+writer, :mod:`.background`; both through :func:`check_now`), once the whole doctree is known:
+a ``check-numeric`` in the "Check — numeric" section owns the numbers of the Solution written
+above it. Scope rule: a check with ``:scope: section`` owns the section it stands in (with its
+subsections); the page's one check with the default ``:scope: page`` owns the rest.
 
 Before the prose is read, each ``\\val{NAME}`` and ``{val}`NAME``` takes the value its owning
 check's snippet printed (:mod:`.injection`): the checks below see the digits as every builder
@@ -38,6 +39,8 @@ from ..core import (
 )
 from . import nodes as vnodes
 from .diagnostics import Finding, Subtype
+from .digit_marks import add_header_mark
+from .host import unknown_macros, unread_directives
 from .injection import Feed, TextInjection, inject_page, injected_cells, settle
 from .provenance import Origin, annotate, kind_counts, verdict_text
 from .records import SNIPPET_FAILED, NumberRecord, PageReport, SnippetRecord, in_context
@@ -56,6 +59,36 @@ class _Share:
     numbers: list[NumberRecord] = field(default_factory=list)
     #: How many of its numbers hold, by the kind a reader is told (see :mod:`.provenance`).
     kinds: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass
+class PageInput:
+    """What a page's check needs besides its doctree, and what its report is completed with."""
+
+    docname: str
+    record: list[Binding]
+    #: What is wrong with the page's binding record (None: nothing).
+    record_problem: str | None
+    #: The page's findings from before its check (its directives' and its notebook's).
+    findings: list[Finding] = field(default_factory=list)
+    bindings_stamp: float | None = None
+    bindings_path: str = ""
+
+
+def check_now(doctree: nodes.document, config: VerifiedConfig, page: PageInput) -> PageReport:
+    """Check a page here, mark its header, and return its complete report (the one function
+    the inline check and the helper both run). The macros are looked at once the values asked
+    for by name are in (``\\val`` is no macro then)."""
+    report = check_page(page.docname, doctree, config, page.record)
+    report.bindings_stamp = page.bindings_stamp
+    report.bindings_path = page.bindings_path
+    if page.record_problem is not None and report.snippets:
+        report.findings.append(Finding(page.docname, None, Subtype.BINDING, page.record_problem))
+    as_text = [] if config.colon_fence else unread_directives(page.docname, doctree)
+    report.findings[:0] = [*page.findings, *as_text,
+                           *unknown_macros(page.docname, doctree, config.known_macros)]
+    add_header_mark(doctree, report)
+    return report
 
 
 def check_page(docname: str, doctree: nodes.document, config: VerifiedConfig,
