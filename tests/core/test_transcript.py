@@ -474,7 +474,14 @@ def test_a_percentage_is_a_located_problem(text: str) -> None:
     assert problem.where == 1
     assert problem.message == (
         "acc on line 1 of the output is printed as a percentage, and the number before the "
-        "percent sign is not its value: print the fraction itself, without the sign.")
+        "percent sign is not its value: print the fraction itself, without the sign, or the "
+        "percentage under a name that says so (acc_pct = …).")
+
+
+def test_free_text_numbers_before_a_percent_sign_are_percentages() -> None:
+    transcript = read_transcript("removed 0.84% of it, then 12 %\nand 3 of 5\n")
+    assert transcript.percentages == ("0.84", "12")
+    assert transcript.numbers == ("0.84", "12", "3", "5")
 
 
 def test_several_quantities_on_one_line() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import block_check
+import pytest
 from verified_problems.core import (
     Outcome,
     Verdict,
@@ -195,6 +196,31 @@ def test_a_wrong_percentage_names_the_printed_percentage_it_is_nearest() -> None
     assert block_check.failures(r"59.3\%", printed) == [
         "free digit: prose 59.3 % (read as 0.5930) is not among the printed numbers (nearest "
         "printed 0.5949 (eig))"]
+
+
+@pytest.mark.parametrize("latex", [r"83.84\%", r"r = 83.84\%", r"0.8384"])
+def test_a_printed_fraction_is_quoted_by_its_percentage(latex: str) -> None:
+    assert block_check.failures(latex, "r = 0.83838384\n") == []
+
+
+@pytest.mark.parametrize("latex", [r"0.84\%", r"r = 0.84\%"])
+def test_a_printed_fraction_is_never_quoted_by_its_digits_as_a_percentage(latex: str) -> None:
+    # trial 10's survivor: "removes 83.83 % of the loss" made 0.84 % passed as the face of 0.8383
+    assert len(block_check.failures(latex, "r = 0.83838384\n")) == 1
+
+
+@pytest.mark.parametrize("printed", [
+    "r_pct = 0.83838384\n", "errorPercent = 0.83838384\n", "removed 0.8384% of it\n",
+    "removed 0.8384 % of it\n", "r_percent = 0.8384\n"])
+def test_a_percentage_printed_itself_is_quoted_by_its_digits(printed: str) -> None:
+    # a name that says so, or a percent sign after it in free text
+    assert block_check.failures(r"0.8384\%", printed) == []
+    assert len(block_check.failures(r"0.8385\%", printed)) == 1
+
+
+def test_a_printed_value_of_one_or_more_may_be_a_percentage_itself() -> None:
+    assert block_check.failures(r"41.67\%", "share = 41.66666667\n") == []
+    assert block_check.failures(r"41.67\%", "41.66666667\n") == []
 
 
 def test_lambda_is_named_as_python_spells_it() -> None:

@@ -285,6 +285,20 @@ def test_a_percentage_that_quotes_either_reading_is_asked_for(root: Path) -> Non
     assert any("index.md:18:" in e and "bound to share_pct" in e for e in wrong), wrong
 
 
+def test_a_percentage_bound_to_a_fraction_is_read_as_its_hundredth_only(root: Path) -> None:
+    # trial 10: "removes 83.83 % of the loss" made "0.84 %" passed as the fraction's digits
+    script = root / "scripts" / "softmax.py"
+    script.write_text(script.read_text(encoding="utf-8") + 'print("ratio =", 0.37521)\n',
+                      encoding="utf-8")
+    replace_in(root / "index.md", "About a third: 0.3333.",
+               "About a third: 0.3333.\n\nIt removes 37.52 % of the impurity.")
+    assert bind(root, THIRD).returncode == 0
+    assert sphinx_build(root, "-W").returncode == 0
+    replace_in(root / "index.md", "37.52 %", "0.38 %")
+    wrong = errors(sphinx_build(root, "-W"))
+    assert len(wrong) == 1 and "index.md:18:" in wrong[0] and "bound to ratio" in wrong[0], wrong
+
+
 def test_rows_alike_are_told_apart_by_their_digits(root: Path) -> None:
     # the three rows' places are one once their digits are masked: only the changed row fails
     replace_in(root / "index.md", "## Exponentials\n",

@@ -27,7 +27,7 @@ from decimal import Decimal
 from typing import Any
 
 from .digits import Policy, PrintedPool, shorter_rounds_other, to_decimal
-from .printed import Literal, Printed, index_label, indices, negated
+from .printed import Literal, Printed, index_label, indices, negated, percentage_itself
 
 #: How many characters on each side of a digit identify where it stands.
 NEAR = 24
@@ -189,6 +189,14 @@ class Quantities:
         self._literals = _Labelled(self.values,
                                    ((label, lit.text) for label, lit in literal_labels))
         self._minus = {label for label, lit in literal_labels if lit.minus}
+        self._percentages = frozenset(printed.transcript.percentages)
+
+    def percentage_itself(self, label: str) -> bool:
+        """Whether a quantity may be a percentage itself (:func:`.printed.percentage_itself`,
+        or printed before a percent sign): what a percentage's digits as written may quote."""
+        value = self.value(label)
+        return value is not None and (percentage_itself(label, value)
+                                      or value in self._percentages)
 
     def value(self, label: str) -> str | None:
         """The value a binding stands for now: of each quantity of a group (``A[1,1] = A[2,2]``,

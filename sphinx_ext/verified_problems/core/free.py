@@ -104,7 +104,8 @@ def _candidates(cell: Placed, binder: Binder, magnitude: bool) -> tuple[tuple[st
     if number.percent:  # 37.5 % may quote a printed 0.375 or a printed 37.4999…: both asked
         face = quantities.candidates(number.text, magnitude, binder.printed,
                                      face_policy(quantities.policy))
-        found += tuple(candidate for candidate in face if candidate not in found)
+        found += tuple(candidate for candidate in face if candidate not in found
+                       and quantities.percentage_itself(candidate[0]))
     return found
 
 
@@ -123,8 +124,10 @@ def _bound(cell: Placed, label: str, quantities: Quantities,
         return Verdict(kind, None, None, cell, Outcome.DIVERGE, None, None, False, message,
                        bound=label, candidates=candidates)
     policy = quantities.policy
+    face = (lambda digits, at: compare(digits, value, at)) \
+        if quantities.percentage_itself(label) else None
     comparison = as_percentage(cell, compare(cell.number.value_text, value, policy), policy,
-                               lambda face, at: compare(face, value, at))
+                               face)
     if comparison.over_policy and _printed_exactly(cell, quantities.values_of(label)):
         comparison = replace(comparison, over_policy=False)
     verdict = verdict_of(kind, None, None, cell, in_percent(cell, comparison), label)
@@ -158,7 +161,7 @@ def _pooled(cell: Placed, printed: Printed, derivations: Derivations) -> Verdict
     ``|…|``), derived, or given; otherwise wrong, with the nearest printed number."""
     text = cell.number.value_text
     comparison = as_percentage(cell, printed.pool.match(text, printed.policy), printed.policy,
-                               printed.pool.match)
+                               printed.faces.match)
     if comparison.status is Status.MATCH:
         verdict = verdict_of("free", None, None, cell, comparison, "free digit")
         return with_provenance(verdict, f"printed {comparison.printed}")

@@ -28,6 +28,26 @@ _ELEMENT = re.compile(r"(?P<base>.+?)_(?P<index>\d+(?:,\d+)*)")
 #: The words of a printed name (``W1``, ``v_1``: ``W``, ``v``), as the prose may spell it.
 _WORDS = re.compile(r"[A-Za-z]+")
 
+#: The words by which a printed name says that its value is a percentage itself
+#: (``drop_pct``, ``errorPercent``), and not the fraction a percentage stands for.
+_PERCENT_WORDS = frozenset({"pct", "perc", "percent", "percentage", "percents"})
+_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def percentage_itself(label: str | None, value: str) -> bool:
+    """Whether a printed value may be a percentage itself, which the prose quotes by its
+    digits (``41.67 %`` of a printed ``41.666…``) rather than by its hundredth.
+
+    It may if it is 1 or more (as a fraction, 100 % or more), or if its name says so
+    (``removed_pct``). A printed ``removed = 0.8383`` is the fraction that ``83.83 %`` stands
+    for: a ``0.84 %`` of it is wrong, not a second reading.
+    """
+    number = to_decimal(value)
+    if number.is_finite() and abs(number) >= 1:
+        return True
+    words = _NAME_WORDS.findall(label or "")
+    return any(word.lower() in _PERCENT_WORDS for word in words)
+
 
 def _finite(entry: Entry) -> list[Decimal]:
     """An entry's values as decimals, or none if one of them is no finite number."""
@@ -129,6 +149,16 @@ class Printed:
                 value = to_decimal(text)
                 if value.is_finite():
                     self._labels.setdefault(value, entry.name + index_label(index))
+        #: The printed numbers that may be percentages themselves (:func:`percentage_itself`),
+        #: with those printed before a percent sign: what a percentage's digits may quote.
+        self.faces = PrintedPool(self._faces())
+
+    def _faces(self) -> list[str]:
+        named = [text for entry in self.transcript.entries.values() for text in entry.values
+                 if percentage_itself(entry.name, text)]
+        unnamed = [text for _line, text in self.transcript.unnamed
+                   if percentage_itself(None, text)]
+        return named + unnamed + list(self.transcript.percentages)
 
     def scalar(self, name: str) -> Fraction | None:
         """The full value of a prose name that means one number, if it was printed, or if the
@@ -255,7 +285,7 @@ class Printed:
             return self._named(str(opposite.printed))
         printed = self.pool.match(prose, self.policy).printed
         if face is not None:
-            other = self.pool.match(face, self.policy).printed
+            other = self.faces.match(face, self.policy).printed
             if other is not None and (printed is None
                                       or _apart(face, other) < _apart(prose, printed)):
                 printed = other

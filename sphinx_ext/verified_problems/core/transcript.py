@@ -127,6 +127,7 @@ def read_transcript(text: str) -> Transcript:
         index, rest = _read_line(lines, index, rest, transcript, numbers)
     transcript.numbers = tuple(numbers.every)
     transcript.unnamed = tuple(numbers.unnamed)
+    transcript.percentages = tuple(numbers.percentages)
     return transcript
 
 
@@ -136,12 +137,14 @@ class _Numbers:
 
     every: list[str] = field(default_factory=list)
     unnamed: list[tuple[int, str]] = field(default_factory=list)
+    percentages: list[str] = field(default_factory=list)
 
     def free_text(self, line: str, number: int) -> None:
         """The numbers of a line of free text, output line ``number`` (1-based)."""
         found = _free_numbers(line)
         self.every.extend(found)
         self.unnamed.extend((number, text) for text in found)
+        self.percentages.extend(_free_numbers(line, percent=True))
 
 
 def _read_line(
@@ -491,11 +494,13 @@ def _flatten(node: _Node) -> Iterator[str]:
         yield node
 
 
-def _free_numbers(line: str) -> list[str]:
-    """Every number in a line of free text, signed where a minus sign is its sign."""
+def _free_numbers(line: str, percent: bool = False) -> list[str]:
+    """Every number in a line of free text, signed where a minus sign is its sign; with
+    ``percent``, only those printed with a percent sign after them (``removed 0.84% of it``)."""
     return [
         ("-" if match["sign"] == "-" else "") + match["number"]
         for match in _FREE_NUMBER.finditer(line)
+        if not percent or _PERCENT.match(line, match.end())
     ]
 
 
@@ -549,5 +554,6 @@ def _operator_message(name: str, line: int, where: str) -> str:
 def _percent_message(name: str, line: int, where: str) -> str:
     return (
         f"{name} on line {line} of the output is printed as a percentage{where}, and the number "
-        "before the percent sign is not its value: print the fraction itself, without the sign."
+        "before the percent sign is not its value: print the fraction itself, without the sign, "
+        f"or the percentage under a name that says so ({name}_pct = …)."
     )

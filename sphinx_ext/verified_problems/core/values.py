@@ -128,3 +128,6 @@ class Transcript:
     #: The numbers printed outside a named entry, each with its 1-based output line: what a
     #: free digit quoting one is bound to (``output line 7``).
     unnamed: tuple[tuple[int, str], ...] = ()
+    #: The numbers of free text printed with a percent sign after them (``removed 0.84%``):
+    #: percentages themselves, which the prose quotes with their digits as written.
+    percentages: tuple[str, ...] = ()

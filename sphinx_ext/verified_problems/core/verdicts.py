@@ -73,11 +73,13 @@ def with_provenance(verdict: Verdict, provenance: str) -> Verdict:
 
 
 def as_percentage(cell: Placed, comparison: Comparison, policy: Policy,
-                  judge: Callable[[str, Policy], Comparison]) -> Comparison:
+                  judge: Callable[[str, Policy], Comparison] | None) -> Comparison:
     """A percentage that does not match as its hundredth may match the digits written, where
     the snippet printed the percentage itself (``3.7264`` for 3.7264 %, ``41.6667`` for
-    41.67 %), at the places of its hundredth (:func:`face_policy`)."""
-    if not cell.number.percent or comparison.status is Status.MATCH:
+    41.67 %), at the places of its hundredth (:func:`face_policy`). ``judge`` compares with
+    what may be a percentage itself (:func:`~.printed.percentage_itself`); None where the
+    printed value is a fraction, which only the hundredth may quote."""
+    if not cell.number.percent or comparison.status is Status.MATCH or judge is None:
         return comparison
     face = judge(cell.number.text, face_policy(policy))
     return face if face.status is Status.MATCH else comparison

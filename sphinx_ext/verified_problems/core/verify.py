@@ -27,6 +27,7 @@ from .printed import (
     given_texts,
     index_label,
     indices,
+    percentage_itself,
     resolve,
 )
 from .values import Entry, Placed, PlacedValue, ProseNumber, Transcript
@@ -372,9 +373,11 @@ def _constant(entry: Entry, cell: Placed, policy: Policy) -> Verdict | None:
 def _compare_cell(entry: Entry, index: tuple[int, ...], printed: str, cell: Placed,
                   policy: Policy, given: bool = False) -> Verdict:
     """A written number against an entry's value: a printed one, or one the source gives."""
-    comparison = as_percentage(cell, compare(cell.number.value_text, printed, policy), policy,
-                               lambda face, at: compare(face, printed, at))
     label = entry.name + index_label(index)
+    face = (lambda digits, at: compare(digits, printed, at)) \
+        if percentage_itself(entry.name, printed) else None
+    comparison = as_percentage(cell, compare(cell.number.value_text, printed, policy), policy,
+                               face)
     verdict = verdict_of("given" if given else "named", entry.name, index, cell,
                          in_percent(cell, comparison), f"{label} (given)" if given else label)
     return with_provenance(verdict, f"given on line {entry.line} of the snippet: {label} = "
