@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from block_check import arithmetic, check, failures, mismatches, where
+from verified_problems.core import Outcome
 
 
 @pytest.mark.parametrize(
@@ -489,10 +490,49 @@ def test_of_two_steps_that_disagree_the_one_the_snippet_did_not_print_is_blamed(
     printed = "A_inv = [[-0.5  0.5]\n [ 1.  -0.66666667]]\n"
     steps = (r"-\frac{1}{6} \begin{bmatrix} 3 & -3 \\ -6 & %s \end{bmatrix}"
              r" = \begin{bmatrix} -\frac{1}{2} & \frac{1}{2} \\ %s & -\frac{2}{3} \end{bmatrix}")
-    later = steps % ("4", "2")  # the second step is wrong: it is reported where it stands
-    assert [where(later, v)[:6] for v in check(later, printed) if v.failed] == ["\\begin"]
-    earlier = steps % ("5", "1")  # the first: reported where it starts, as before
-    assert [where(earlier, v)[:6] for v in check(earlier, printed) if v.failed] == ["-\\frac"]
+    later = steps % ("4", "2")  # the second step is wrong: reported at its entry that differs
+    assert [where(later, v)[:6] for v in check(later, printed) if v.failed] == ["2 & -\\"]
+    earlier = steps % ("5", "1")  # the first: at its cell that differs
+    assert [where(earlier, v)[:6] for v in check(earlier, printed) if v.failed] == ["5 \\end"]
+
+
+_RIDGE = r"""\hat{w} = \frac{1}{10.25}
+\begin{bmatrix}
+3.5(5) - 3(6) \\
+-3(5) + 5.5(6)
+\end{bmatrix}
+= \frac{1}{10.25}
+\begin{bmatrix}
+-0.5 \\
+18
+\end{bmatrix}
+= \begin{bmatrix}
+-0.0488 \\
+1.7561
+\end{bmatrix}"""
+_RIDGE_PRINTED = "det = 10.25\nw = [-0.04878049  1.75609756]\n"
+_RIDGE_GIVEN = ("5.5", "3.0", "3.5", "5.0", "6.0")  # the snippet's A and b
+
+
+def test_a_step_over_several_lines_holds() -> None:
+    assert [v.message for v in check(_RIDGE, _RIDGE_PRINTED, given=_RIDGE_GIVEN)
+            if v.failed] == []
+
+
+@pytest.mark.parametrize(("line", "old", "new"), [
+    (3, "3.5(5)", "3.6(5)"), (3, "- 3(6)", "- 4(6)"), (4, "-3(5)", "-4(5)"),
+    (4, "+ 5.5", "- 5.5"), (8, "-0.5", "-0.6"), (9, "18", "19"), (6, "10.25", "10.26"),
+    (1, "{1}", "{2}"), (12, "-0.0488", "-0.0489")])
+def test_a_wrong_step_over_several_lines_is_reported_at_the_changed_line(
+        line: int, old: str, new: str) -> None:
+    # trial 10: a matrix computed over several lines was reported at its first line
+    lines = _RIDGE.split("\n")
+    lines[line - 1] = lines[line - 1].replace(old, new, 1)
+    latex = "\n".join(lines)
+    failed = [v for v in check(latex, _RIDGE_PRINTED, given=_RIDGE_GIVEN)
+              if v.outcome is Outcome.ARITHMETIC]
+    assert failed, latex
+    assert {latex[:v.placed.column].count("\n") + 1 for v in failed} == {line}
 
 
 def test_a_determinant_is_named_where_the_snippet_printed_it() -> None:

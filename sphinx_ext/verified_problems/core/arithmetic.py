@@ -39,6 +39,14 @@ from decimal import Context, Decimal
 from fractions import Fraction
 from typing import Any
 
+from .blame import (
+    at_the_wrong_step,
+    entry_starts,
+    part_that_differs,
+    quoted_entries,
+    start_of,
+    text_of,
+)
 from .evaluation import (
     ABSOLUTE,
     NotArithmetic,
@@ -61,7 +69,6 @@ from .terms import (
     is_number,
     matrix_cells,
     split_commas,
-    summands,
     term_items,
     uses_arrays,
 )
@@ -176,7 +183,7 @@ def check_chain(equation: Equation, source: str, known: Known) -> ChainResult:
             result.problems += chain.undefined(k, undefined)
         elif found := chain.compare(k):
             by_pair[k] = found
-    result.problems += _at_the_wrong_step(by_pair, equation.terms)
+    result.problems += at_the_wrong_step(by_pair, equation.terms)
     operands = chain.operands()
     result.operands = {n.start for n in operands}
     result.magnitudes |= result.operands  # an operand may be a printed negative's magnitude
@@ -299,15 +306,15 @@ class _Chain:
         values = self.known.values(kind) if isinstance(kind, str) else None
         if values is None:
             return []
-        start = _start(term)
+        start = start_of(term)
         if len(computed) != len(values):
             return [] if numbers or start is None else [SourceProblem(start, (
-                f"{kind}: printed {len(values)} values, but {_text(term, self.source)} "
+                f"{kind}: printed {len(values)} values, but {text_of(term, self.source)} "
                 f"computes {len(computed)}"))]
         readings = self._values(other)
         places = max(self.known.places, _places_in(term))
-        starts = _entry_starts(term, len(values))
-        quoted = [entry[0] for entry in _entries(term, self.source, len(values))]
+        starts = entry_starts(term, len(values))
+        quoted = [entry[0] for entry in quoted_entries(term, self.source, len(values))]
         found: list[SourceProblem] = []
         for i, ((label, value), at) in enumerate(zip(values, starts, strict=True)):
             shown = max(places, _significant_places(readings[-1][i].value, value))
@@ -332,10 +339,10 @@ class _Chain:
             reason = self.written[j]
             if isinstance(reason, str) and j not in seen:
                 seen.add(j)
-                start = _start(self.terms[j])
+                start = start_of(self.terms[j])
                 if start is not None:
                     found.append(SourceProblem(start, "the arithmetic does not hold: "
-                                               f"{_text(self.terms[j], self.source)} {reason}"))
+                                               f"{text_of(self.terms[j], self.source)} {reason}"))
         return found
 
     def compare(self, k: int) -> list[SourceProblem]:
@@ -364,11 +371,11 @@ class _Chain:
             if any(x is None or y is None or _agree(x, y, places) for x, y in readings):
                 continue
             x, y = readings[-1]
-            start = _start(b)
+            start = start_of(b)
             assert x is not None and y is not None
             return [] if start is None else [SourceProblem(start, (
-                f"the arithmetic does not hold: {_text(a, self.source)} is {_shown(x.value)}, "
-                f"but {_text(b, self.source)} is {_shown(y.value)}"))]
+                f"the arithmetic does not hold: {text_of(a, self.source)} is {_shown(x.value)}, "
+                f"but {text_of(b, self.source)} is {_shown(y.value)}"))]
         return []
 
     def _argument(self, items: Sequence[Any], j: int, full: bool) -> Value | None:
@@ -388,13 +395,13 @@ class _Chain:
         """A computation against the plain numbers written on the other side."""
         computed = k if side == 1 else k + 1
         readings = self._values(computed)
-        entries = _entries(self.terms[computed], self.source, len(numbers))
+        entries = quoted_entries(self.terms[computed], self.source, len(numbers))
         wrong = [i for i, number in enumerate(numbers)
                  if not any(_rounds_to(values[i].value, number, self.known.places)
                             for values in readings)]
-        starts = _entry_starts(self.terms[computed], len(numbers))
+        starts = entry_starts(self.terms[computed], len(numbers))
         if len(wrong) == len(numbers) > 1:  # every entry: what they share is wrong (a factor)
-            wrong, starts = wrong[:1], [_start(self.terms[computed])] * len(numbers)
+            wrong, starts = wrong[:1], [start_of(self.terms[computed])] * len(numbers)
         printed = self._arrangement(side, k, numbers) if len(numbers) > 1 else None
         found: list[SourceProblem] = []
         for i in wrong:
@@ -423,7 +430,8 @@ class _Chain:
         if len(factors) < 2:
             return None
         unprinted = [item for item in factors if self.known.arrangement(
-            [_text(cell, self.source) for cell in found[id(item)] or ()], _ndim(item)) is not True]
+            [text_of(cell, self.source) for cell in found[id(item)] or ()],
+            _ndim(item)) is not True]
         return unprinted[0].start if len(unprinted) == 1 else None
 
     def _result_changed(self, number: Num, readings: list[list[Value]], i: int) -> bool:
@@ -454,30 +462,24 @@ class _Chain:
             return []
         left, right = readings[-1]
         blamed = second if self._printed_as(left) and not self._printed_as(right) else first
-        start = self._summand_that_differs(blamed, first if blamed is second else second,
-                                           places) or _start(blamed)
+        wrong = [i for i, (a, b) in enumerate(zip(left, right, strict=True))
+                 if not _agree(a, b, places)]
+        start = part_that_differs(blamed, first if blamed is second else second, wrong,
+                                  len(left), lambda a, b: self._differ(a, b, places))
         if start is None:
             return []
-        a, b = next((a, b) for a, b in zip(left, right, strict=True) if not _agree(a, b, places))
-        return [SourceProblem(start, f"the arithmetic does not hold: {_text(first, self.source)}"
-                                     f" is {_shown(a.value)}, but {_text(second, self.source)} "
-                                     f"is {_shown(b.value)}")]
+        a, b = left[wrong[0]], right[wrong[0]]
+        entry = f" (entry {wrong[0] + 1})" if len(left) > 1 else ""
+        return [SourceProblem(start, f"the arithmetic does not hold{entry}: "
+                                     f"{text_of(first, self.source)} is {_shown(a.value)}, but "
+                                     f"{text_of(second, self.source)} is {_shown(b.value)}")]
 
-    def _summand_that_differs(self, blamed: Sequence[Any], other: Sequence[Any],
-                              places: int) -> int | None:
-        """Where a wrong side's first summand stands that differs from the other side's in its
-        place, where both are sums of as many (``2|…| - 1|…| + …`` against ``2(6 - 0) - 1(2 -
-        2) + …``): a side written over several lines is reported at the wrong line."""
-        mine, theirs = summands(blamed), summands(other)
-        if len(mine) < 2 or len(mine) != len(theirs):
+    def _differ(self, a: Sequence[Any], b: Sequence[Any], places: int) -> bool | None:
+        """Whether two parts of two steps differ at ``places`` (None: not two values)."""
+        x, y = (evaluate_term(part, self.known.log_base, self.names) for part in (a, b))
+        if not (isinstance(x, list) and isinstance(y, list) and len(x) == len(y) == 1):
             return None
-        for a, b in zip(mine, theirs, strict=True):
-            x, y = (evaluate_term(part, self.known.log_base, self.names) for part in (a, b))
-            if not (isinstance(x, list) and isinstance(y, list) and len(x) == len(y) == 1):
-                return None
-            if not _agree(x[0], y[0], places):
-                return _start(a)
-        return None
+        return not _agree(x[0], y[0], places)
 
     def _printed_as(self, values: list[Value]) -> bool:
         """Whether computed values are what the snippet printed: a printed number, or a
@@ -537,7 +539,7 @@ class _Chain:
                     continue  # a computation of another size (a dot product): no derivation
                 self.exact.update(n.start for i, n in enumerate(entries)
                                   if any(r[i].value == number_value(n).value for r in readings))
-            text = _text(self.terms[origin], self.source)
+            text = text_of(self.terms[origin], self.source)
             for number, value in zip(entries, values, strict=True):
                 if number.decimal:
                     derived[number.start] = (value.value, text)
@@ -642,25 +644,6 @@ def _message(quoted: str, values: list[Fraction], number: Num, places: int) -> s
     return f"the arithmetic does not hold: {quoted} is {as_written}, not {claimed}"
 
 
-def _at_the_wrong_step(by_pair: dict[int, list[SourceProblem]],
-                       terms: Sequence[Sequence[Any]]) -> list[SourceProblem]:
-    """Each failing pair's problems; where a term fails with both its neighbours (pairs k - 1
-    and k), their two scalar problems become one, placed at that term."""
-    placed: list[SourceProblem] = []
-    blamed: set[int] = set()
-    for k, problems in sorted(by_pair.items()):
-        culprit = k + 1 if k + 1 in by_pair else k if k - 1 in by_pair else None
-        scalar = culprit is not None and all(
-            len(by_pair.get(j, ())) == 1 for j in (culprit - 1, culprit))
-        where = _start(terms[culprit]) if scalar and culprit is not None else None
-        if culprit is None or where is None:
-            placed += problems
-        elif culprit not in blamed:
-            blamed.add(culprit)
-            placed.append(SourceProblem(where, problems[0].message))
-    return placed
-
-
 def _literal_side(first: Sequence[Any], second: Sequence[Any]) -> tuple[int, list[Num]] | None:
     """Which side is written as plain numbers (the right one if both are), and its numbers."""
     for side, term in ((1, second), (0, first)):
@@ -714,35 +697,6 @@ def _unit(term: Sequence[Any]) -> str | None:
     return unit[:-1] if len(unit) > 3 and unit.endswith("s") else unit
 
 
-def _entries(term: Sequence[Any], source: str, count: int) -> list[tuple[str, int | None]]:
-    """How each of a computed term's ``count`` entries is quoted, and where one that does not
-    hold is reported (None: at the number it should equal).
-
-    A matrix is quoted cell by cell, and a cell is reported where its computation stands.
-    """
-    items = term_items(term)
-    cells = matrix_cells(items)
-    if cells is not None and len(cells) == count:
-        return [(_text(cell, source), _start(cell)) for cell in cells]
-    if len(items) == 1 and isinstance(items[0], Delim) and items[0].opener == "(":
-        parts = split_commas(items[0].items)
-        if len(parts) == count > 1:
-            return [(_text(part, source), None) for part in parts]
-    return [(_text(term, source), None)] * count
-
-
-def _entry_starts(term: Sequence[Any], count: int) -> list[int | None]:
-    """Where each of a computed term's entries starts: the parts of its one tuple or matrix of
-    that many entries (``(0.5, 0.25)``, or ``\frac{1}{20}\begin{bmatrix}…``: each entry is
-    made from its cell), else the term."""
-    found: dict[int, list[list[Any]] | None] = {}
-    arrays = [entries for item in term_items(term)
-              if (entries := entries_of(item, found)) is not None and len(entries) == count]
-    if count > 1 and len(arrays) == 1:
-        return [_start(entry) for entry in arrays[0]]
-    return [_start(term)] * count
-
-
 def _ndim(item: Any) -> int:
     """A tuple's dimensions, or a matrix's: one for a single row or column."""
     if not isinstance(item, Env):
@@ -751,15 +705,4 @@ def _ndim(item: Any) -> int:
     return 1 if len(rows) == 1 or all(len(row) == 1 for row in rows) else 2
 
 
-def _start(term: Sequence[Any]) -> int | None:
-    return next((item.start for item in term_items(term)
-                 if isinstance(getattr(item, "start", None), int) and item.start >= 0), None)
-
-
-def _text(term: Sequence[Any], source: str) -> str:
-    spans = [(item.start, item.end) for item in term_items(term)
-             if isinstance(getattr(item, "start", None), int) and item.start >= 0]
-    if not spans:
-        return "the left side"
-    return " ".join(source[spans[0][0] : spans[-1][1]].split())
 

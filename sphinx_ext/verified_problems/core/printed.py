@@ -285,10 +285,14 @@ class Printed:
             return self._named(str(opposite.printed))
         printed = self.pool.match(prose, self.policy).printed
         if face is not None:
-            other = self.faces.match(face, self.policy).printed
+            other = self.pool.match(face, self.policy).printed
             if other is not None and (printed is None
                                       or _apart(face, other) < _apart(prose, printed)):
-                printed = other
+                shown = self._named(other)
+                if self.faces.match(face, self.policy).printed == other:
+                    return shown
+                percent = f"{to_decimal(other).scaleb(2):f}".rstrip("0").rstrip(".")
+                return f"{shown}, a fraction: {percent} %"
         return None if printed is None else self._named(printed)
 
     def _named(self, shown: str) -> str:

@@ -1,0 +1,145 @@
+"""Where a chain of arithmetic that does not hold is reported: at what differs, on its line.
+
+A derivation written over several lines (a matrix row by row, a cofactor expansion summand by
+summand) is wrong in one place, and the author should be sent to that line, not to where the
+step starts. Of two steps that disagree, the one that is wrong (:mod:`.arithmetic` says which)
+is reported at its factor that differs from the other step's (``\\frac{1}{10.26}`` against
+``\\frac{1}{10.25}`` before the same matrix), else at its entry that differs (the changed row),
+else at its summand that differs, else where it starts. A step that holds with neither of its
+neighbours is reported once, inside it.
+
+Pure: what a part's value is, and whether two differ, is the caller's (``differs``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .latex.tokens import Delim
+from .terms import entries_of, matrix_cells, split_commas, summands, term_items
+from .values import SourceProblem
+
+#: Whether two parts of two steps (each a term's items) have different values; None where they
+#: are not two comparable values.
+Differs = Callable[[Sequence[Any], Sequence[Any]], bool | None]
+
+
+def part_that_differs(blamed: Sequence[Any], other: Sequence[Any], wrong: Sequence[int],
+                      count: int, differs: Differs) -> int | None:
+    """Where a wrong step is reported: its factor, entry (of ``count``; ``wrong`` are those
+    that differ) or summand that differs from the other step's, or where it starts."""
+    factor = _factor_that_differs(blamed, other, differs)
+    if factor is not None:
+        return factor
+    if count > 1 and len(wrong) < count:
+        start = entry_starts(blamed, count)[wrong[0]]
+        if start is not None:
+            return start
+    return _summand_that_differs(blamed, other, differs) or start_of(blamed)
+
+
+def _factor_that_differs(blamed: Sequence[Any], other: Sequence[Any],
+                         differs: Differs) -> int | None:
+    """A scalar factor of a tuple or matrix that differs from the other step's in its place,
+    where both steps are the same factors: a factor of every entry stands where it stands."""
+    mine, theirs = term_items(blamed), term_items(other)
+    found: dict[int, list[list[Any]] | None] = {}
+    if len(mine) < 2 or len(mine) != len(theirs) \
+            or not any(entries_of(item, found) is not None for item in mine):
+        return None
+    for a, b in zip(mine, theirs, strict=True):
+        if entries_of(a, found) is None and entries_of(b, found) is None and differs([a], [b]):
+            return start_of([a])
+    return None
+
+
+def _summand_that_differs(blamed: Sequence[Any], other: Sequence[Any],
+                          differs: Differs) -> int | None:
+    """The first summand that differs from the other side's in its place, where both are sums
+    of as many (``2|…| - 1|…| + …`` against ``2(6 - 0) - 1(2 - 2) + …``)."""
+    mine, theirs = summands(blamed), summands(other)
+    if len(mine) < 2 or len(mine) != len(theirs):
+        return None
+    for a, b in zip(mine, theirs, strict=True):
+        different = differs(a, b)
+        if different is None:
+            return None
+        if different:
+            return start_of(a)
+    return None
+
+
+def at_the_wrong_step(by_pair: dict[int, list[SourceProblem]],
+                      terms: Sequence[Sequence[Any]]) -> list[SourceProblem]:
+    """Each failing pair's problems; where a term fails with both its neighbours (pairs k - 1
+    and k), their two scalar problems become one, placed inside that term."""
+    placed: list[SourceProblem] = []
+    blamed: set[int] = set()
+    for k, problems in sorted(by_pair.items()):
+        culprit = k + 1 if k + 1 in by_pair else k if k - 1 in by_pair else None
+        scalar = culprit is not None and all(
+            len(by_pair.get(j, ())) == 1 for j in (culprit - 1, culprit))
+        where = _inside(terms[culprit], by_pair[culprit - 1] + by_pair[culprit]) \
+            if scalar and culprit is not None else None
+        if culprit is None or where is None:
+            placed += problems
+        elif culprit not in blamed:
+            blamed.add(culprit)
+            placed.append(SourceProblem(where, problems[0].message))
+    return placed
+
+
+def _inside(term: Sequence[Any], problems: Sequence[SourceProblem]) -> int | None:
+    """Where one of two problems places a term (its row that differs), else where it starts."""
+    spans = _spans(term)
+    inside = [p.where for p in problems if spans and spans[0][0] <= p.where < spans[-1][1]]
+    return inside[0] if inside else start_of(term)
+
+
+def quoted_entries(term: Sequence[Any], source: str, count: int) -> list[tuple[str, int | None]]:
+    """How each of a computed term's ``count`` entries is quoted, and where one that does not
+    hold is reported (None: at the number it should equal).
+
+    A matrix is quoted cell by cell, and a cell is reported where its computation stands.
+    """
+    items = term_items(term)
+    cells = matrix_cells(items)
+    if cells is not None and len(cells) == count:
+        return [(text_of(cell, source), start_of(cell)) for cell in cells]
+    if len(items) == 1 and isinstance(items[0], Delim) and items[0].opener == "(":
+        parts = split_commas(items[0].items)
+        if len(parts) == count > 1:
+            return [(text_of(part, source), None) for part in parts]
+    return [(text_of(term, source), None)] * count
+
+
+def entry_starts(term: Sequence[Any], count: int) -> list[int | None]:
+    """Where each of a computed term's entries starts: the parts of its one tuple or matrix of
+    that many entries (``(0.5, 0.25)``, or ``\\frac{1}{20}\\begin{bmatrix}…``: each entry is
+    made from its cell), else the term."""
+    found: dict[int, list[list[Any]] | None] = {}
+    arrays = [cells for item in term_items(term)
+              if (cells := entries_of(item, found)) is not None and len(cells) == count]
+    if count > 1 and len(arrays) == 1:
+        return [start_of(entry) for entry in arrays[0]]
+    return [start_of(term)] * count
+
+
+def start_of(term: Sequence[Any]) -> int | None:
+    """Where a term starts in the source (None: nothing of it comes from there)."""
+    spans = _spans(term)
+    return spans[0][0] if spans else None
+
+
+def text_of(term: Sequence[Any], source: str) -> str:
+    """A term as a message quotes it: its source, its spacing made single."""
+    spans = _spans(term)
+    if not spans:
+        return "the left side"
+    return " ".join(source[spans[0][0] : spans[-1][1]].split())
+
+
+def _spans(term: Sequence[Any]) -> list[tuple[int, int]]:
+    return [(item.start, item.end) for item in term_items(term)
+            if isinstance(getattr(item, "start", None), int) and item.start >= 0]
