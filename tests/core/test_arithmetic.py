@@ -535,6 +535,21 @@ def test_a_wrong_step_over_several_lines_is_reported_at_the_changed_line(
     assert {latex[:v.placed.column].count("\n") + 1 for v in failed} == {line}
 
 
+@pytest.mark.parametrize(("lines", "named"), [((8, 9), {8, 9}), ((12, 13), {12, 13})])
+def test_two_rows_swapped_are_reported_at_the_rows(lines: tuple[int, int],
+                                                   named: set[int]) -> None:
+    # a step's swapped rows make every entry differ: no shared factor is to blame; a result's
+    # swapped rows are printed numbers in another order, each wrong where it stands
+    rows = _RIDGE.split("\n")
+    first, second = lines
+    rows[first - 1], rows[second - 1] = (rows[second - 1].rstrip(" \\") + r" \\",
+                                         rows[first - 1].rstrip(" \\"))
+    latex = "\n".join(rows)
+    failed = [v for v in check(latex, _RIDGE_PRINTED, given=_RIDGE_GIVEN)
+              if v.outcome is Outcome.ARITHMETIC]
+    assert {latex[:v.placed.column].count("\n") + 1 for v in failed} == named, latex
+
+
 def test_a_determinant_is_named_where_the_snippet_printed_it() -> None:
     printed = "det_A = -6.0\n"
     macros = {"mat": (r"\mathbf{#1}", 1)}

@@ -42,7 +42,7 @@ from typing import Any
 from .blame import (
     at_the_wrong_step,
     entry_starts,
-    part_that_differs,
+    parts_that_differ,
     quoted_entries,
     start_of,
     text_of,
@@ -400,9 +400,11 @@ class _Chain:
                  if not any(_rounds_to(values[i].value, number, self.known.places)
                             for values in readings)]
         starts = entry_starts(self.terms[computed], len(numbers))
-        if len(wrong) == len(numbers) > 1:  # every entry: what they share is wrong (a factor)
-            wrong, starts = wrong[:1], [start_of(self.terms[computed])] * len(numbers)
         printed = self._arrangement(side, k, numbers) if len(numbers) > 1 else None
+        if len(wrong) == len(numbers) > 1 and not self._rearranged(numbers, readings[-1]):
+            # every entry: what they share is wrong (a factor), unless the result is the
+            # computed entries rearranged (two swapped), each wrong where it stands
+            wrong, starts = wrong[:1], [start_of(self.terms[computed])] * len(numbers)
         found: list[SourceProblem] = []
         for i in wrong:
             number, (quoted, where) = numbers[i], entries[i]
@@ -421,6 +423,16 @@ class _Chain:
             else:
                 found.append(SourceProblem(where, message))
         return found
+
+    def _rearranged(self, numbers: list[Num], values: list[Value]) -> bool:
+        """Whether the numbers written are the computed values in another order."""
+        unused = [v.value for v in values]
+        for number in numbers:
+            match = next((v for v in unused if _rounds_to(v, number, self.known.places)), None)
+            if match is None:
+                return False
+            unused.remove(match)
+        return True
 
     def _unprinted_factor(self, term: Sequence[Any]) -> int | None:
         """Where the one tuple or matrix of a computation that is no printed array starts
@@ -464,15 +476,14 @@ class _Chain:
         blamed = second if self._printed_as(left) and not self._printed_as(right) else first
         wrong = [i for i, (a, b) in enumerate(zip(left, right, strict=True))
                  if not _agree(a, b, places)]
-        start = part_that_differs(blamed, first if blamed is second else second, wrong,
-                                  len(left), lambda a, b: self._differ(a, b, places))
-        if start is None:
-            return []
-        a, b = left[wrong[0]], right[wrong[0]]
-        entry = f" (entry {wrong[0] + 1})" if len(left) > 1 else ""
-        return [SourceProblem(start, f"the arithmetic does not hold{entry}: "
-                                     f"{text_of(first, self.source)} is {_shown(a.value)}, but "
-                                     f"{text_of(second, self.source)} is {_shown(b.value)}")]
+        places_wrong = parts_that_differ(blamed, first if blamed is second else second, wrong,
+                                         len(left), lambda a, b: self._differ(a, b, places))
+        return [SourceProblem(start, f"the arithmetic does not hold"
+                                     f"{f' (entry {i + 1})' if len(left) > 1 else ''}: "
+                                     f"{text_of(first, self.source)} is {_shown(left[i].value)}, "
+                                     f"but {text_of(second, self.source)} is "
+                                     f"{_shown(right[i].value)}")
+                for i, start in places_wrong]
 
     def _differ(self, a: Sequence[Any], b: Sequence[Any], places: int) -> bool | None:
         """Whether two parts of two steps differ at ``places`` (None: not two values)."""

@@ -25,33 +25,45 @@ from .values import SourceProblem
 Differs = Callable[[Sequence[Any], Sequence[Any]], bool | None]
 
 
-def part_that_differs(blamed: Sequence[Any], other: Sequence[Any], wrong: Sequence[int],
-                      count: int, differs: Differs) -> int | None:
-    """Where a wrong step is reported: its factor, entry (of ``count``; ``wrong`` are those
-    that differ) or summand that differs from the other step's, or where it starts."""
-    factor = _factor_that_differs(blamed, other, differs)
-    if factor is not None:
-        return factor
-    if count > 1 and len(wrong) < count:
-        start = entry_starts(blamed, count)[wrong[0]]
-        if start is not None:
-            return start
-    return _summand_that_differs(blamed, other, differs) or start_of(blamed)
+def parts_that_differ(blamed: Sequence[Any], other: Sequence[Any], wrong: Sequence[int],
+                      count: int, differs: Differs) -> list[tuple[int, int]]:
+    """Where a wrong step is reported, each place with the entry it shows (of ``count``;
+    ``wrong`` are those that differ): its factor, each entry, or its summand that differs
+    from the other step's, or where it starts (nowhere, if nothing of it is in the source).
+
+    Where both steps are the same scalar factors of a tuple or matrix, a factor that differs
+    is what is wrong; if none does, each entry that differs is (two entries swapped make
+    every entry differ). Otherwise entries are blamed only if not every entry differs (what
+    they all share would be)."""
+    factors = _same_factors(blamed, other)
+    for a, b in factors or ():
+        if differs([a], [b]):
+            return _placed(wrong[0], start_of([a]))
+    if count > 1 and (factors is not None or len(wrong) < count):
+        starts = entry_starts(blamed, count)
+        if all(starts[i] is not None for i in wrong):
+            return [(i, start) for i in wrong if (start := starts[i]) is not None]
+    return _placed(wrong[0], _summand_that_differs(blamed, other, differs) or start_of(blamed))
 
 
-def _factor_that_differs(blamed: Sequence[Any], other: Sequence[Any],
-                         differs: Differs) -> int | None:
-    """A scalar factor of a tuple or matrix that differs from the other step's in its place,
-    where both steps are the same factors: a factor of every entry stands where it stands."""
+def _placed(entry: int, where: int | None) -> list[tuple[int, int]]:
+    return [] if where is None else [(entry, where)]
+
+
+def _same_factors(blamed: Sequence[Any], other: Sequence[Any]) -> list[tuple[Any, Any]] | None:
+    """The scalar factors of two steps in their places, where both are as many factors and one
+    tuple or matrix in the same place (``\\frac{1}{10.25}\\begin{bmatrix}…`` twice); else
+    None."""
     mine, theirs = term_items(blamed), term_items(other)
     found: dict[int, list[list[Any]] | None] = {}
-    if len(mine) < 2 or len(mine) != len(theirs) \
-            or not any(entries_of(item, found) is not None for item in mine):
+    if len(mine) < 2 or len(mine) != len(theirs):
         return None
-    for a, b in zip(mine, theirs, strict=True):
-        if entries_of(a, found) is None and entries_of(b, found) is None and differs([a], [b]):
-            return start_of([a])
-    return None
+    arrays = [(entries_of(a, found) is not None, entries_of(b, found) is not None)
+              for a, b in zip(mine, theirs, strict=True)]
+    if not any(x for x, _ in arrays) or any(x != y for x, y in arrays):
+        return None
+    return [(a, b) for (a, b), (x, _) in zip(zip(mine, theirs, strict=True), arrays, strict=True)
+            if not x]
 
 
 def _summand_that_differs(blamed: Sequence[Any], other: Sequence[Any],
@@ -73,28 +85,30 @@ def _summand_that_differs(blamed: Sequence[Any], other: Sequence[Any],
 def at_the_wrong_step(by_pair: dict[int, list[SourceProblem]],
                       terms: Sequence[Sequence[Any]]) -> list[SourceProblem]:
     """Each failing pair's problems; where a term fails with both its neighbours (pairs k - 1
-    and k), their two scalar problems become one, placed inside that term."""
+    and k), their problems become those placed inside that term: past its start where some
+    are (its rows that differ), else one where it starts."""
     placed: list[SourceProblem] = []
     blamed: set[int] = set()
     for k, problems in sorted(by_pair.items()):
         culprit = k + 1 if k + 1 in by_pair else k if k - 1 in by_pair else None
-        scalar = culprit is not None and all(
-            len(by_pair.get(j, ())) == 1 for j in (culprit - 1, culprit))
-        where = _inside(terms[culprit], by_pair[culprit - 1] + by_pair[culprit]) \
-            if scalar and culprit is not None else None
-        if culprit is None or where is None:
+        if culprit is None:
             placed += problems
         elif culprit not in blamed:
             blamed.add(culprit)
-            placed.append(SourceProblem(where, problems[0].message))
+            placed += _inside(terms[culprit], by_pair[culprit - 1] + by_pair[culprit])
     return placed
 
 
-def _inside(term: Sequence[Any], problems: Sequence[SourceProblem]) -> int | None:
-    """Where one of two problems places a term (its row that differs), else where it starts."""
+def _inside(term: Sequence[Any], problems: Sequence[SourceProblem]) -> list[SourceProblem]:
     spans = _spans(term)
-    inside = [p.where for p in problems if spans and spans[0][0] <= p.where < spans[-1][1]]
-    return inside[0] if inside else start_of(term)
+    if not spans:
+        return list(problems)
+    start, end = spans[0][0], spans[-1][1]
+    within: dict[int, SourceProblem] = {}
+    for problem in problems:
+        if start < problem.where < end:
+            within.setdefault(problem.where, problem)
+    return list(within.values()) or [SourceProblem(start, problems[0].message)]
 
 
 def quoted_entries(term: Sequence[Any], source: str, count: int) -> list[tuple[str, int | None]]:
