@@ -550,6 +550,51 @@ def test_two_rows_swapped_are_reported_at_the_rows(lines: tuple[int, int],
     assert {latex[:v.placed.column].count("\n") + 1 for v in failed} == named, latex
 
 
+_ROOTS = "lam_1 = 7.53393727\nlam_2 = 0.13272940\n"
+
+
+@pytest.mark.parametrize("latex", [r"\lambda_{1,2} = \frac{23 \pm \sqrt{493}}{6}",
+                                   r"\lambda_{1,2} = \frac{23 \mp \sqrt{493}}{6}"])
+def test_a_listed_name_equated_with_a_plus_minus_is_both_roots(latex: str) -> None:
+    assert failures(latex, _ROOTS) == []
+
+
+@pytest.mark.parametrize("latex", [
+    r"\lambda_{1,2} = \frac{24 \pm \sqrt{493}}{6}", r"\lambda_{1,2} = \frac{23 \pm \sqrt{403}}{6}",
+    r"\lambda_{1,2} = \frac{23 \pm \sqrt{493}}{7}", r"\lambda_{1,2} = \frac{-23 \pm \sqrt{493}}{6}",
+    r"\lambda_{1,2} = \frac{23 \pm \sqrt{-493}}{6}"])
+def test_a_listed_name_equated_with_wrong_roots_fails(latex: str) -> None:
+    # trial 11: every mutant of this closed form passed, a margin being never compared
+    assert failures(latex, _ROOTS) != []
+
+
+def test_a_name_with_a_margin_is_no_listing() -> None:
+    assert failures(r"\hat{p} = \frac{1}{2} \pm \frac{1}{10}", "p_hat = 0.5\n") == []
+
+
+_QUADRATIC = r"""\begin{aligned}
+\lambda_{1,2}
+&= \frac{\frac{23}{3} \pm \sqrt{\left(\frac{23}{3}\right)^2 - 4 \cdot 1}}{2}
+= \frac{7.6667 \pm \sqrt{54.7778}}{2} \\
+&= \frac{7.6667 \pm 7.4012}{2},
+\end{aligned}"""
+
+
+@pytest.mark.parametrize(("line", "old", "new"), [
+    (4, "7.6667", "7.6668"), (4, "54.7778", "64.7778"), (5, "7.4012", "7.4022"),
+    (5, "7.6667", "7.6677"), (5, "{2}", "{3}")])
+def test_of_three_steps_the_one_that_disagrees_with_the_rest_is_reported(
+        line: int, old: str, new: str) -> None:
+    # trial 11: the last step, wrong, was reported at the step before it, which holds with
+    # the first
+    lines = _QUADRATIC.split("\n")
+    lines[line - 1] = lines[line - 1].replace(old, new, 1)
+    latex = "\n".join(lines)
+    failed = [v for v in check(latex, _ROOTS) if v.outcome is Outcome.ARITHMETIC]
+    assert failed, latex
+    assert {latex[:v.placed.column].count("\n") + 1 for v in failed} == {line}
+
+
 def test_a_determinant_is_named_where_the_snippet_printed_it() -> None:
     printed = "det_A = -6.0\n"
     macros = {"mat": (r"\mathbf{#1}", 1)}

@@ -33,6 +33,7 @@ page knows (:class:`Known`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Context, Decimal
@@ -227,6 +228,8 @@ class _Chain:
         self.full = self._full_values()
         #: The results the chain derives exactly, digit for digit (``= 0.069604``).
         self.exact: set[int] = set()
+        #: The pairs of computations compared and found to hold (by the left one's index).
+        self.held: set[int] = set()
 
     def _lookup(self, numbers: dict[int, Fraction], full: bool) -> Lookup:
         """What the evaluation knows: the values written numbers stand for, and the names' (at
@@ -296,13 +299,17 @@ class _Chain:
 
     def _printed_name(self, name: int, other: int) -> list[SourceProblem]:
         computed, term = self.written[other], self.terms[other]
+        if isinstance(computed, str):
+            return self._printed_name_undefined(name, other, computed)
         numbers = any(literal is not None for literal in self.literals)
         if not isinstance(computed, list) or self.literals[other] is not None \
-                or (numbers and _decimals(term)) or _margin(term) \
-                or uses_arrays(term, self.names):
+                or (numbers and _decimals(term)) or uses_arrays(term, self.names):
             return []  # no computation to compare (checked first: classify costs more); one
             # of printed arrays by name only against digits written (a name may mean another)
         kind = classify(self.terms[name])
+        margin = _margin(term)  # a margin, unless the name lists two (\lambda_{1,2} = a \pm b)
+        if margin and not (isinstance(kind, str) and _lists(kind)):
+            return []
         values = self.known.values(kind) if isinstance(kind, str) else None
         if values is None:
             return []
@@ -312,6 +319,9 @@ class _Chain:
                 f"{kind}: printed {len(values)} values, but {text_of(term, self.source)} "
                 f"computes {len(computed)}"))]
         readings = self._values(other)
+        if margin:  # the two roots, whichever the snippet printed first
+            values = tuple(sorted(values, key=lambda labelled: labelled[1]))
+            readings = [sorted(reading, key=lambda value: value.value) for reading in readings]
         places = max(self.known.places, _places_in(term))
         starts = entry_starts(term, len(values))
         quoted = [entry[0] for entry in quoted_entries(term, self.source, len(values))]
@@ -325,6 +335,20 @@ class _Chain:
                 f"{label}: printed {_shown(value)}, but {quoted[i]} is "
                 f"{_shown(readings[-1][i].value)}")))
         return found
+
+    def _printed_name_undefined(self, name: int, other: int, reason: str
+                                ) -> list[SourceProblem]:
+        """A printed name equated with what has no value (``\\lambda_{1,2} = \\frac{23 \\pm
+        \\sqrt{-493}}{6}``): it does not hold."""
+        kind = classify(self.terms[name])
+        values = self.known.values(kind) if isinstance(kind, str) else None
+        start = start_of(self.terms[other])
+        if not values or start is None:
+            return []
+        labels = ", ".join(label for label, _value in values)
+        printed = ", ".join(_shown(value) for _label, value in values)
+        return [SourceProblem(start, f"{labels}: printed {printed}, but "
+                                     f"{text_of(self.terms[other], self.source)} {reason}")]
 
     def pairs(self) -> Iterator[int]:
         """The pairs of neighbouring sides (by the left one's index) that are both arithmetic."""
@@ -471,9 +495,10 @@ class _Chain:
         readings = list(zip(self._values(k), self._values(k + 1), strict=False))
         if any(all(_agree(a, b, places) for a, b in zip(x, y, strict=True))
                for x, y in readings):
+            self.held.add(k)
             return []
         left, right = readings[-1]
-        blamed = second if self._printed_as(left) and not self._printed_as(right) else first
+        blamed = second if self._second_is_wrong(k, left, right) else first
         wrong = [i for i, (a, b) in enumerate(zip(left, right, strict=True))
                  if not _agree(a, b, places)]
         places_wrong = parts_that_differ(blamed, first if blamed is second else second, wrong,
@@ -485,6 +510,14 @@ class _Chain:
                                      f"{_shown(right[i].value)}")
                 for i, start in places_wrong]
 
+    def _second_is_wrong(self, k: int, left: list[Value], right: list[Value]) -> bool:
+        """Of two steps that disagree, whether the second is wrong: the first gives what the
+        snippet printed and the second does not, or the first agrees with the step before it
+        (``A = B = C`` with ``A = B``: C is wrong) and the second gives nothing printed."""
+        first = self._printed_as(left, self.terms[k])
+        second = self._printed_as(right, self.terms[k + 1])
+        return (first and not second) or (k - 1 in self.held and not second)
+
     def _differ(self, a: Sequence[Any], b: Sequence[Any], places: int) -> bool | None:
         """Whether two parts of two steps differ at ``places`` (None: not two values)."""
         x, y = (evaluate_term(part, self.known.log_base, self.names) for part in (a, b))
@@ -492,13 +525,14 @@ class _Chain:
             return None
         return not _agree(x[0], y[0], places)
 
-    def _printed_as(self, values: list[Value]) -> bool:
-        """Whether computed values are what the snippet printed: a printed number, or a
-        printed array, row or column entry by entry, at the policy's places."""
+    def _printed_as(self, values: list[Value], term: Sequence[Any] = ()) -> bool:
+        """Whether computed values are what the snippet printed: a printed number, a printed
+        array, row or column entry by entry, or the two values of a ``\\pm`` each a printed
+        number (``lam_1`` and ``lam_2``), at the policy's places."""
         places = self.known.places
         texts = [rounded_text(v.value, places) for v in values]
-        if len(texts) == 1:
-            return bool(self.known.full(texts[0], False))
+        if len(texts) == 1 or (len(texts) == 2 and _margin(term)):
+            return all(self.known.full(text, False) for text in texts)
         return self.known.arrangement(texts, 1) is True
 
     def _computations(self) -> list[int]:
@@ -569,6 +603,14 @@ def _margin(term: Sequence[Any]) -> bool:
     """Whether a term holds a ``\\pm``: a name equated with it (``\\hat{p} = 0.5 \\pm 0.088``)
     has a margin, not two values."""
     return any(is_tok(item, EITHER_SIGN) for item in walk(term_items(term)))
+
+
+def _lists(name: str) -> bool:
+    """Whether a name lists several by its indices (``lambda_1,2``)."""
+    return _LISTING.search(name) is not None
+
+
+_LISTING = re.compile(r"_\d+(?:,\d+)+$")
 
 
 def _is_name(term: Sequence[Any]) -> bool:

@@ -186,12 +186,28 @@ class Printed:
         entry = self._whole(name)
         if entry is None:
             scalar = self.scalar(name)
-            return None if scalar is None else ((name, scalar),)
+            return self._listed(name) if scalar is None else ((name, scalar),)
         decimals = _finite(entry)
         if not decimals:
             return None
         return tuple((entry.name + index_label(index), Fraction(value))
                      for index, value in zip(indices(entry.shape), decimals, strict=False))
+
+    def _listed(self, name: str) -> tuple[tuple[str, Fraction], ...] | None:
+        """The printed scalars a name lists by their indices (``\\lambda_{1,2}``: ``lam_1``
+        and ``lam_2``), where its base is no printed array; None otherwise."""
+        element = element_of(name)
+        if element is None or "," not in element[1] \
+                or resolve(element[0], self.transcript.entries) is not None:
+            return None
+        found = []
+        for index in element[1].split(","):
+            one = resolve(f"{element[0]}_{index}", self.transcript.entries)
+            value = self.scalar(f"{element[0]}_{index}")
+            if one is None or one[1] is not None or value is None:
+                return None
+            found.append((one[0].name, value))
+        return tuple(found)
 
     def array(self, name: str) -> tuple[tuple[int, ...], tuple[str, ...]] | None:
         """The shape and the values of a printed array a prose name means as a whole (``B``,
