@@ -749,6 +749,25 @@ def test_equal_numbers_in_one_table_row_are_each_placed_at_their_own_cell(
 # -- 11. pages written the way authors write (the book's policy, DESIGN §3–§4) -------------
 
 
+def test_a_bound_in_the_prose_is_told_to_be_printed_or_exempted(tmp_path: Path) -> None:
+    # trial 11: "more than 2.2 closer" is no quote of a printed number; the error says so
+    root = tmp_path / "bound"
+    (root / "snippets").mkdir(parents=True)
+    (root / "snippets" / "m.py").write_text('print("margin =", 2.2084)\n')
+    (root / "conf.py").write_text('extensions = ["myst_parser", "verified_problems"]\n'
+                                  'verified_unbound = "allow"\n'
+                                  'myst_enable_extensions = ["colon_fence"]\n'
+                                  'verified_snippet_dir = "snippets"\n')
+    page = ("# Bound\n\nThe margin is 2.2084, so each point is more than 2.2 closer.\n\n"
+            ":::{check-numeric} m.py\n:::\n")
+    (root / "index.md").write_text(page)
+    (message,) = build(root).messages()
+    assert message.startswith("index.md:3: ERROR: free digit: prose 2.2 is not among")
+    assert "2.2 reads as a bound: print it" in message and "{unchecked}`2.2`" in message
+    (root / "index.md").write_text(page.replace("more than 2.2", "more than {unchecked}`2.2`"))
+    assert build(root).statuscode == 0
+
+
 def test_a_page_written_the_natural_way_builds_clean(root: Callable[[str], Path]) -> None:
     """Intermediates the prose computes, operands after a minus, exact values shown in full,
     percentages, given data, element forms and assignments: no error, no warning."""

@@ -8,6 +8,7 @@ only has to be among the printed numbers (or the source's literals), as before b
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -178,9 +179,26 @@ def _pooled(cell: Placed, printed: Printed, derivations: Derivations) -> Verdict
         nearest = printed.nearest(text, cell.number.text if cell.number.percent else None)
         shown = f"nearest printed {nearest}" if nearest else "none printed"
         message = (f"free digit: prose {_as_read(cell, comparison.places)} is not among the "
-                   f"printed numbers ({shown})")
+                   f"printed numbers ({shown}){_bound_hint(cell)}")
         return replace(verdict, message=message)
     return verdict
+
+
+#: Words and relations after which a number is a bound (``more than 2.2``, ``< 0.05``).
+_BOUND = re.compile(r"(?:(?:more|less|fewer|greater|smaller|larger|lower|higher) than|at (?:least|"
+                    r"most)|above|below|under|over|exceeds?|within|<|>|≤|≥|\\(?:le|ge|leq|geq|"
+                    r"lt|gt|ll|gg))\s*[{(]?\s*$", re.IGNORECASE)
+
+
+def _bound_hint(cell: Placed) -> str:
+    """What to do with a bound the snippet does not print (``more than 2.2 closer``): its
+    digits quote no printed number, so only the author can vouch for them."""
+    if _BOUND.search(cell.near.partition("@")[0]) is None:
+        return ""
+    text = cell.number.text
+    return (f"; after a comparison, {text} reads as a bound: print it (a threshold the snippet "
+            f"tests), or exempt it as the author's own ({{unchecked}}`{text}` in text, "
+            f"\\unchecked{{{text}}} in math)")
 
 
 def _as_read(cell: Placed, places: int) -> str:
