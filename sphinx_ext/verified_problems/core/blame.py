@@ -4,9 +4,9 @@ A derivation written over several lines (a matrix row by row, a cofactor expansi
 summand) is wrong in one place, and the author should be sent to that line, not to where the
 step starts. Of two steps that disagree, the one that is wrong (:mod:`.arithmetic` says which)
 is reported at its factor that differs from the other step's (``\\frac{1}{10.26}`` against
-``\\frac{1}{10.25}`` before the same matrix), else at its entry that differs (the changed row),
-else at its summand that differs, else where it starts. A step that holds with neither of its
-neighbours is reported once, inside it.
+``\\frac{1}{10.25}`` before the same matrix), else at each entry that differs (the changed
+row, both rows of a swap), else at its summand that differs, else where it starts. A step that
+holds with neither of its neighbours is reported inside it, where the two pairs place it.
 
 Pure: what a part's value is, and whether two differ, is the caller's (``differs``).
 """
