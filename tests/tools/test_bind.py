@@ -299,6 +299,43 @@ def test_a_percentage_bound_to_a_fraction_is_read_as_its_hundredth_only(root: Pa
     assert len(wrong) == 1 and "index.md:18:" in wrong[0] and "bound to ratio" in wrong[0], wrong
 
 
+_UNIT = """
+$$
+\\vec{u}_1 = \\frac{1}{\\sqrt{1 + 0.8729^2}}
+\\begin{bmatrix}
+1 \\\\
+0.8729
+\\end{bmatrix}
+= \\frac{1}{1.3274}
+\\begin{bmatrix}
+1 \\\\
+0.8729
+\\end{bmatrix}
+= \\begin{bmatrix}
+0.7534 \\\\
+0.6576
+\\end{bmatrix}
+$$
+"""
+
+
+def test_a_wrong_digit_early_in_a_chain_is_its_only_error(root: Path) -> None:
+    # trial 11: 0.8729 made 0.8720 in the first step also made the correct 1.3274 and 0.8729
+    # of the next step "bound to no printed quantity; run make bind"
+    script = root / "scripts" / "softmax.py"
+    script.write_text(script.read_text(encoding="utf-8") + (
+        "slope = 3.2006 / 3.6667\nnorm = (1 + slope**2) ** 0.5\n"
+        'print("slope =", slope)\nprint("norm =", norm)\n'
+        'print("u_1 =", [1 / norm, slope / norm])\n'), encoding="utf-8")
+    replace_in(root / "index.md", "About a third: 0.3333.", "About a third: 0.3333.\n" + _UNIT)
+    assert bind(root, THIRD).returncode == 0
+    assert sphinx_build(root, "-W").returncode == 0
+    replace_in(root / "index.md", "0.8729\n\\end{bmatrix}\n= \\frac",
+               "0.8720\n\\end{bmatrix}\n= \\frac")
+    wrong = errors(sphinx_build(root, "-W"))
+    assert wrong and all("index.md:22:" in e for e in wrong), wrong
+
+
 def test_rows_alike_are_told_apart_by_their_digits(root: Path) -> None:
     # the three rows' places are one once their digits are masked: only the changed row fails
     replace_in(root / "index.md", "## Exponentials\n",

@@ -185,6 +185,7 @@ def check_chain(equation: Equation, source: str, known: Known) -> ChainResult:
         elif found := chain.compare(k):
             by_pair[k] = found
     result.problems += at_the_wrong_step(by_pair, equation.terms)
+    chain.failing = bool(result.problems)
     operands = chain.operands()
     result.operands = {n.start for n in operands}
     result.magnitudes |= result.operands  # an operand may be a printed negative's magnitude
@@ -230,6 +231,8 @@ class _Chain:
         self.exact: set[int] = set()
         #: The pairs of computations compared and found to hold (by the left one's index).
         self.held: set[int] = set()
+        #: Whether the chain does not hold: then it computes from its first computation.
+        self.failing = False
 
     def _lookup(self, numbers: dict[int, Fraction], full: bool) -> Lookup:
         """What the evaluation knows: the values written numbers stand for, and the names' (at
@@ -546,9 +549,14 @@ class _Chain:
         return [] if anchor is None else _decimals(self.terms[anchor])
 
     def _anchor(self) -> int | None:
+        """The first computation whose decimals all have a provenance, else the first; the
+        first in a chain that does not hold, whose wrong digit may be what took a provenance
+        away (a later step's digits, parts of the correct first step, are then the error's)."""
         computations = self._computations()
         if not computations:
             return None
+        if self.failing:
+            return computations[0]
         return next((j for j in computations if all(
             self.known.provenance(n.prose().value_text) for n in _decimals(self.terms[j]))),
             computations[0])
