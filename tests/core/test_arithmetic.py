@@ -526,13 +526,18 @@ def test_a_step_over_several_lines_holds() -> None:
 def test_a_wrong_step_over_several_lines_is_reported_at_the_changed_line(
         line: int, old: str, new: str) -> None:
     # trial 10: a matrix computed over several lines was reported at its first line
-    lines = _RIDGE.split("\n")
+    assert _lines_reported(_RIDGE, line, old, new, _RIDGE_PRINTED, given=_RIDGE_GIVEN) == {line}
+
+
+def _lines_reported(latex: str, line: int, old: str, new: str, printed: str,
+                    **options: object) -> set[int]:
+    """The lines the arithmetic's errors name once ``old`` is made ``new`` on ``line``."""
+    lines = latex.split("\n")
     lines[line - 1] = lines[line - 1].replace(old, new, 1)
-    latex = "\n".join(lines)
-    failed = [v for v in check(latex, _RIDGE_PRINTED, given=_RIDGE_GIVEN)
+    changed = "\n".join(lines)
+    failed = [v for v in check(changed, printed, **options)  # type: ignore[arg-type]
               if v.outcome is Outcome.ARITHMETIC]
-    assert failed, latex
-    assert {latex[:v.placed.column].count("\n") + 1 for v in failed} == {line}
+    return {changed[:v.placed.column].count("\n") + 1 for v in failed}
 
 
 @pytest.mark.parametrize(("lines", "named"), [((8, 9), {8, 9}), ((12, 13), {12, 13})])
@@ -587,12 +592,7 @@ def test_of_three_steps_the_one_that_disagrees_with_the_rest_is_reported(
         line: int, old: str, new: str) -> None:
     # trial 11: the last step, wrong, was reported at the step before it, which holds with
     # the first
-    lines = _QUADRATIC.split("\n")
-    lines[line - 1] = lines[line - 1].replace(old, new, 1)
-    latex = "\n".join(lines)
-    failed = [v for v in check(latex, _ROOTS) if v.outcome is Outcome.ARITHMETIC]
-    assert failed, latex
-    assert {latex[:v.placed.column].count("\n") + 1 for v in failed} == {line}
+    assert _lines_reported(_QUADRATIC, line, old, new, _ROOTS) == {line}
 
 
 def test_a_determinant_is_named_where_the_snippet_printed_it() -> None:

@@ -723,21 +723,26 @@ def test_a_wrong_digit_that_used_to_pass_fails_the_build(
     assert built.messages() == messages
 
 
+def _one_page(root: Path, snippet: str, page: str) -> Path:
+    """A project of one page checked by one snippet, free digits allowed unbound."""
+    (root / "snippets").mkdir(parents=True)
+    (root / "snippets" / "t.py").write_text(snippet)
+    (root / "conf.py").write_text('extensions = ["myst_parser", "verified_problems"]\n'
+                                  'verified_unbound = "allow"\n'
+                                  'myst_enable_extensions = ["colon_fence"]\n'
+                                  'verified_snippet_dir = "snippets"\n')
+    (root / "index.md").write_text(page + ":::{check-numeric} t.py\n:::\n")
+    return root
+
+
 def test_equal_numbers_in_one_table_row_are_each_placed_at_their_own_cell(
     tmp_path: Path,
 ) -> None:
     # Each cell of a row started its own search at the row's line: the second 0.5 was placed
     # at the first one's column, so a wrong second cell was never tried at its place.
-    root = tmp_path / "table"
-    (root / "snippets").mkdir(parents=True)
-    (root / "snippets" / "t.py").write_text('print("h = [0.5, 0.5, 0.375, 0.375]")\n')
-    (root / "conf.py").write_text('extensions = ["myst_parser", "verified_problems"]\n'
-                                  'verified_unbound = "allow"\n'
-                                  'myst_enable_extensions = ["colon_fence"]\n'
-                                  'verified_snippet_dir = "snippets"\n')
     row = "| h | 0.5 | 0.5 | 0.375 | 0.375 |"
-    (root / "index.md").write_text("# Table\n\n| x | a | b | c | d |\n|---|---|---|---|---|\n"
-                                   f"{row}\n\n:::{{check-numeric}} t.py\n:::\n")
+    root = _one_page(tmp_path / "table", 'print("h = [0.5, 0.5, 0.375, 0.375]")\n',
+                     f"# Table\n\n| x | a | b | c | d |\n|---|---|---|---|---|\n{row}\n\n")
     result = build(root)
     assert result.statuscode == 0, result.warning
     placed = [(n.line, n.column) for n in result.reports["index"].numbers]
@@ -751,16 +756,9 @@ def test_equal_numbers_in_one_table_row_are_each_placed_at_their_own_cell(
 
 def test_a_bound_in_the_prose_is_told_to_be_printed_or_exempted(tmp_path: Path) -> None:
     # trial 11: "more than 2.2 closer" is no quote of a printed number; the error says so
-    root = tmp_path / "bound"
-    (root / "snippets").mkdir(parents=True)
-    (root / "snippets" / "m.py").write_text('print("margin =", 2.2084)\n')
-    (root / "conf.py").write_text('extensions = ["myst_parser", "verified_problems"]\n'
-                                  'verified_unbound = "allow"\n'
-                                  'myst_enable_extensions = ["colon_fence"]\n'
-                                  'verified_snippet_dir = "snippets"\n')
-    page = ("# Bound\n\nThe margin is 2.2084, so each point is more than 2.2 closer.\n\n"
-            ":::{check-numeric} m.py\n:::\n")
-    (root / "index.md").write_text(page)
+    page = "# Bound\n\nThe margin is 2.2084, so each point is more than 2.2 closer.\n\n"
+    root = _one_page(tmp_path / "bound", 'print("margin =", 2.2084)\n', page)
+    page = (root / "index.md").read_text()
     (message,) = build(root).messages()
     assert message.startswith("index.md:3: ERROR: free digit: prose 2.2 is not among")
     assert "2.2 reads as a bound: print it" in message and "{unchecked}`2.2`" in message
