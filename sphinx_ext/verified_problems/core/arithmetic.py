@@ -33,7 +33,6 @@ page knows (:class:`Known`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Context, Decimal
@@ -62,6 +61,7 @@ from .latex import Equation
 from .latex.grammar import Literal, NameTuple, classify, rows_of, unit_of
 from .latex.tokens import Delim, Env, Num, is_tok, walk
 from .latex.vocabulary import EITHER_SIGN, MINUS
+from .printed import listed
 from .terms import (
     Lookup,
     NamedArray,
@@ -185,11 +185,11 @@ def check_chain(equation: Equation, source: str, known: Known) -> ChainResult:
         elif found := chain.compare(k):
             by_pair[k] = found
     result.problems += at_the_wrong_step(by_pair, equation.terms)
-    chain.failing = bool(result.problems)
-    operands = chain.operands()
+    failing = bool(result.problems)
+    operands = chain.operands(failing)
     result.operands = {n.start for n in operands}
     result.magnitudes |= result.operands  # an operand may be a printed negative's magnitude
-    result.derived = chain.derived()
+    result.derived = chain.derived(failing)
     fresh = chain.fresh(operands)
     if result.problems:  # a wrong step's digits: the arithmetic's error says all there is
         result.covered = fresh
@@ -231,8 +231,6 @@ class _Chain:
         self.exact: set[int] = set()
         #: The pairs of computations compared and found to hold (by the left one's index).
         self.held: set[int] = set()
-        #: Whether the chain does not hold: then it computes from its first computation.
-        self.failing = False
 
     def _lookup(self, numbers: dict[int, Fraction], full: bool) -> Lookup:
         """What the evaluation knows: the values written numbers stand for, and the names' (at
@@ -311,9 +309,9 @@ class _Chain:
             # of printed arrays by name only against digits written (a name may mean another)
         kind = classify(self.terms[name])
         margin = _margin(term)  # a margin, unless the name lists two (\lambda_{1,2} = a \pm b)
-        if margin and not (isinstance(kind, str) and _lists(kind)):
+        if margin and not (isinstance(kind, str) and listed(kind)):
             return []
-        values = self.known.values(kind) if isinstance(kind, str) else None
+        values = self._named_values(name)
         if values is None:
             return []
         start = start_of(term)
@@ -339,12 +337,16 @@ class _Chain:
                 f"{_shown(readings[-1][i].value)}")))
         return found
 
+    def _named_values(self, name: int) -> tuple[tuple[str, Fraction], ...] | None:
+        """The printed values side ``name`` names, with their labels (None: it names none)."""
+        kind = classify(self.terms[name])
+        return self.known.values(kind) if isinstance(kind, str) else None
+
     def _printed_name_undefined(self, name: int, other: int, reason: str
                                 ) -> list[SourceProblem]:
         """A printed name equated with what has no value (``\\lambda_{1,2} = \\frac{23 \\pm
         \\sqrt{-493}}{6}``): it does not hold."""
-        kind = classify(self.terms[name])
-        values = self.known.values(kind) if isinstance(kind, str) else None
+        values = self._named_values(name)
         start = start_of(self.terms[other])
         if not values or start is None:
             return []
@@ -542,20 +544,20 @@ class _Chain:
         """The arithmetic sides joined to another that are computations, not plain numbers."""
         return [j for j in self._linked() if self.literals[j] is None]
 
-    def operands(self) -> list[Num]:
+    def operands(self, failing: bool) -> list[Num]:
         """The decimals the chain computes from: those of its first computation whose decimals
         all have a provenance of their own (else of its first computation)."""
-        anchor = self._anchor()
+        anchor = self._anchor(failing)
         return [] if anchor is None else _decimals(self.terms[anchor])
 
-    def _anchor(self) -> int | None:
+    def _anchor(self, failing: bool) -> int | None:
         """The first computation whose decimals all have a provenance, else the first; the
         first in a chain that does not hold, whose wrong digit may be what took a provenance
         away (a later step's digits, parts of the correct first step, are then the error's)."""
         computations = self._computations()
         if not computations:
             return None
-        if self.failing:
+        if failing:
             return computations[0]
         return next((j for j in computations if all(
             self.known.provenance(n.prose().value_text) for n in _decimals(self.terms[j]))),
@@ -568,10 +570,10 @@ class _Chain:
         return {n.start for j in self._computations() for n in _decimals(self.terms[j])
                 if n.start not in starts and n.start not in self.carried}
 
-    def derived(self) -> dict[int, tuple[Fraction, str]]:
+    def derived(self, failing: bool) -> dict[int, tuple[Fraction, str]]:
         """The decimals of every arithmetic side but the operands', each with its value and the
         computation it comes from."""
-        anchor = self._anchor()
+        anchor = self._anchor(failing)
         if anchor is None:
             return {}
         computations = self._computations()
@@ -611,14 +613,6 @@ def _margin(term: Sequence[Any]) -> bool:
     """Whether a term holds a ``\\pm``: a name equated with it (``\\hat{p} = 0.5 \\pm 0.088``)
     has a margin, not two values."""
     return any(is_tok(item, EITHER_SIGN) for item in walk(term_items(term)))
-
-
-def _lists(name: str) -> bool:
-    """Whether a name lists several by its indices (``lambda_1,2``)."""
-    return _LISTING.search(name) is not None
-
-
-_LISTING = re.compile(r"_\d+(?:,\d+)+$")
 
 
 def _is_name(term: Sequence[Any]) -> bool:

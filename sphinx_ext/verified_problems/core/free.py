@@ -21,6 +21,7 @@ from .verdicts import (
     Outcome,
     Verdict,
     as_percentage,
+    face_judge,
     face_policy,
     in_percent,
     verdict_of,
@@ -125,10 +126,8 @@ def _bound(cell: Placed, label: str, quantities: Quantities,
         return Verdict(kind, None, None, cell, Outcome.DIVERGE, None, None, False, message,
                        bound=label, candidates=candidates)
     policy = quantities.policy
-    face = (lambda digits, at: compare(digits, value, at)) \
-        if quantities.percentage_itself(label) else None
     comparison = as_percentage(cell, compare(cell.number.value_text, value, policy), policy,
-                               face)
+                               face_judge(value, quantities.percentage_itself(label)))
     if comparison.over_policy and _printed_exactly(cell, quantities.values_of(label)):
         comparison = replace(comparison, over_policy=False)
     verdict = verdict_of(kind, None, None, cell, in_percent(cell, comparison), label)

@@ -66,6 +66,15 @@ def element_of(name: str) -> tuple[str, str] | None:
     return None if match is None else (match["base"], match["index"])
 
 
+def listed(name: str) -> list[str] | None:
+    """The names a name lists by its indices (``lambda_1,2``: ``lambda_1``, ``lambda_2``), or
+    None if it lists none."""
+    element = element_of(name)
+    if element is None or "," not in element[1]:
+        return None
+    return [f"{element[0]}_{index}" for index in element[1].split(",")]
+
+
 def resolve(name: str, entries: dict[str, Entry]) -> tuple[Entry, tuple[int, ...] | None] | None:
     """The printed quantity a prose name refers to: itself, or an element of a printed array.
 
@@ -196,17 +205,16 @@ class Printed:
     def _listed(self, name: str) -> tuple[tuple[str, Fraction], ...] | None:
         """The printed scalars a name lists by their indices (``\\lambda_{1,2}``: ``lam_1``
         and ``lam_2``), where its base is no printed array; None otherwise."""
-        element = element_of(name)
-        if element is None or "," not in element[1] \
-                or resolve(element[0], self.transcript.entries) is not None:
+        names, element = listed(name), element_of(name)
+        entries = self.transcript.entries
+        if names is None or element is None or resolve(element[0], entries) is not None:
             return None
         found = []
-        for index in element[1].split(","):
-            one = resolve(f"{element[0]}_{index}", self.transcript.entries)
-            value = self.scalar(f"{element[0]}_{index}")
-            if one is None or one[1] is not None or value is None:
+        for one in names:
+            resolved, value = resolve(one, entries), self.scalar(one)
+            if resolved is None or resolved[1] is not None or value is None:
                 return None
-            found.append((one[0].name, value))
+            found.append((resolved[0].name, value))
         return tuple(found)
 
     def array(self, name: str) -> tuple[tuple[int, ...], tuple[str, ...]] | None:

@@ -141,10 +141,12 @@ class _Numbers:
 
     def free_text(self, line: str, number: int) -> None:
         """The numbers of a line of free text, output line ``number`` (1-based)."""
-        found = _free_numbers(line)
+        matches = list(_FREE_NUMBER.finditer(line))
+        found = [_signed(match) for match in matches]
         self.every.extend(found)
         self.unnamed.extend((number, text) for text in found)
-        self.percentages.extend(_free_numbers(line, percent=True))
+        self.percentages.extend(text for text, match in zip(found, matches, strict=True)
+                                if _PERCENT.match(line, match.end()))
 
 
 def _read_line(
@@ -494,14 +496,13 @@ def _flatten(node: _Node) -> Iterator[str]:
         yield node
 
 
-def _free_numbers(line: str, percent: bool = False) -> list[str]:
-    """Every number in a line of free text, signed where a minus sign is its sign; with
-    ``percent``, only those printed with a percent sign after them (``removed 0.84% of it``)."""
-    return [
-        ("-" if match["sign"] == "-" else "") + match["number"]
-        for match in _FREE_NUMBER.finditer(line)
-        if not percent or _PERCENT.match(line, match.end())
-    ]
+def _free_numbers(line: str) -> list[str]:
+    """Every number in a line of free text, signed where a minus sign is its sign."""
+    return [_signed(match) for match in _FREE_NUMBER.finditer(line)]
+
+
+def _signed(match: re.Match[str]) -> str:
+    return ("-" if match["sign"] == "-" else "") + match["number"]
 
 
 # --- messages for the author ---------------------------------------------------------------

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
 
-from .digits import Comparison, Policy, Status
+from .digits import Comparison, Policy, Status, compare
 from .values import Placed
 
 
@@ -83,6 +83,12 @@ def as_percentage(cell: Placed, comparison: Comparison, policy: Policy,
         return comparison
     face = judge(cell.number.text, face_policy(policy))
     return face if face.status is Status.MATCH else comparison
+
+
+def face_judge(printed: str, itself: bool) -> Callable[[str, Policy], Comparison] | None:
+    """How :func:`as_percentage` compares a percentage's digits with one printed value: with
+    it where it may be the percentage ``itself``; not at all (None) where it is a fraction."""
+    return (lambda digits, at: compare(digits, printed, at)) if itself else None
 
 
 def face_policy(policy: Policy) -> Policy:

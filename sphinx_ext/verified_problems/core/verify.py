@@ -31,7 +31,15 @@ from .printed import (
     resolve,
 )
 from .values import Entry, Placed, PlacedValue, ProseNumber, Transcript
-from .verdicts import Outcome, Verdict, as_percentage, in_percent, verdict_of, with_provenance
+from .verdicts import (
+    Outcome,
+    Verdict,
+    as_percentage,
+    face_judge,
+    in_percent,
+    verdict_of,
+    with_provenance,
+)
 
 
 def verify(
@@ -374,10 +382,8 @@ def _compare_cell(entry: Entry, index: tuple[int, ...], printed: str, cell: Plac
                   policy: Policy, given: bool = False) -> Verdict:
     """A written number against an entry's value: a printed one, or one the source gives."""
     label = entry.name + index_label(index)
-    face = (lambda digits, at: compare(digits, printed, at)) \
-        if percentage_itself(entry.name, printed) else None
     comparison = as_percentage(cell, compare(cell.number.value_text, printed, policy), policy,
-                               face)
+                               face_judge(printed, percentage_itself(entry.name, printed)))
     verdict = verdict_of("given" if given else "named", entry.name, index, cell,
                          in_percent(cell, comparison), f"{label} (given)" if given else label)
     return with_provenance(verdict, f"given on line {entry.line} of the snippet: {label} = "
