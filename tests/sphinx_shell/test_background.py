@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from support import replace_in
+from verified_problems.sphinx_shell.background import LATE_REPORTS
 from verified_problems.sphinx_shell.records import pages
 
 #: What the build says when it checks pages in the helper.
@@ -176,13 +177,38 @@ def test_a_page_asked_for_again_in_the_same_build_is_the_checked_page(
 def test_the_environment_kept_is_the_one_an_inline_check_keeps(
     copy_root: Callable[[str], Path], tmp_path: Path
 ) -> None:
-    """The reports go into the environment Sphinx pickled after reading, not the one writing
-    left (with a cached master doctree and titles hung into trees): a no-op build loads it."""
+    """The reports go beside the environment Sphinx pickled after reading, not into the one
+    writing left (with a cached master doctree and titles hung into trees): a no-op build
+    loads the pickle and takes the reports kept beside it, stamped with that reading."""
     _both(copy_root("styles"), tmp_path)
-    kept = {run: pickle.loads((tmp_path / run / "doctrees" / "environment.pickle").read_bytes())
-            for run in ("inline", "background")}
+    doctrees = {run: tmp_path / run / "doctrees" for run in ("inline", "background")}
+    kept = {run: pickle.loads((folder / "environment.pickle").read_bytes())
+            for run, folder in doctrees.items()}
     assert vars(kept["background"]).keys() == vars(kept["inline"]).keys()
     assert all(title.parent is None for title in kept["background"].titles.values())
-    assert pages(kept["background"]).keys() == pages(kept["inline"]).keys()
+    assert not (doctrees["inline"] / LATE_REPORTS).exists()
+    late = pickle.loads((doctrees["background"] / LATE_REPORTS).read_bytes())
+    assert late["stamp"] == kept["background"].verified_reading
+    reports = {**pages(kept["background"]), **late["reports"]}
+    assert reports.keys() == pages(kept["inline"]).keys()
     assert all(report.checked and report.number_count == pages(kept["inline"])[d].number_count
-               for d, report in pages(kept["background"]).items())
+               for d, report in reports.items())
+
+
+def test_reports_kept_beside_an_environment_read_again_since_are_stale(
+    copy_root: Callable[[str], Path], tmp_path: Path
+) -> None:
+    """A page corrected and read again inline (one page: too few for the helper) has the
+    environment pickled anew; the reports the helper left beside the older pickle no longer
+    belong to it, and the next build keeps the page's new report, not its old error."""
+    srcdir = copy_root("trap")
+    replace_in(srcdir / "index.md", "= 0.7517", "= 0.7518")
+    out = tmp_path / "out"
+    first = _build(srcdir, out, 1)
+    replace_in(srcdir / "index.md", "= 0.7518", "= 0.7517")
+    corrected = _build(srcdir, out, 100)
+    noop = _build(srcdir, out, 100)
+    assert first.returncode == 1
+    assert IN_BACKGROUND not in corrected.stdout
+    assert corrected.returncode == noop.returncode == 0
+    assert _log(noop) == _log(corrected)

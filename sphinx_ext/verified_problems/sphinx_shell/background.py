@@ -12,7 +12,8 @@ first post-transform), or at the end of the build for a page that is not written
 The result is the one an inline check gives, node for node: the helper runs the same
 function (:func:`.page_check.check_now`) on a copy of the same doctree, and a job the helper
 cannot do is done inline. Sphinx pickled its environment before writing, so the reports are
-put into that pickle once every one is in; a build stopped before that leaves reports marked
+kept beside that pickle once every one is in (:data:`LATE_REPORTS`), and the next build takes
+them into the environment it loads; a build stopped before that leaves reports marked
 unchecked, and their pages are read again on the next build (:func:`_unchecked`).
 
 Only where it pays and is safe: a serial build (``-j`` forks readers, which check their own
@@ -24,6 +25,7 @@ on a system with ``fork``).
 from __future__ import annotations
 
 import pickle
+import uuid
 from collections.abc import Set
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +50,11 @@ logger = logging.getLogger(__name__)
 
 #: The builders that write each page from its own doctree, once.
 PAGE_BUILDERS = frozenset({"html", "dirhtml"})
+#: Beside Sphinx's environment pickle: the reports that came in after it was written, with the
+#: stamp of the reading they belong to (:data:`_STAMP`).
+LATE_REPORTS = "verified-late-reports.pickle"
+#: The environment's attribute that names its last reading (pickled with it).
+_STAMP = "verified_reading"
 
 
 @dataclass
@@ -178,6 +185,7 @@ def finish_checks(app: Sphinx) -> None:
 
 def _start(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     """Check this build's pages in the background if it pays and is safe (see above)."""
+    setattr(env, _STAMP, uuid.uuid4().hex)  # reports kept of an earlier reading are stale now
     config = read_config(app)
     wanted = config.background_checks
     if (wanted and len(docnames) >= wanted and app.parallel <= 1 and can_fork()
@@ -202,17 +210,26 @@ def _finish(app: Sphinx, exception: BaseException | None) -> None:
 
 
 def _keep_reports(app: Sphinx, docnames: list[str]) -> None:
-    """Put the reports that came in while Sphinx wrote into the environment it pickled after
-    reading. Not the environment as writing left it: Sphinx changes it while it writes (a
-    cached master doctree, page titles hung into the trees that show them), and a no-op build
-    would then load all of that."""
-    from sphinx.application import ENV_PICKLE_FILENAME
-
-    path = Path(app.doctreedir) / ENV_PICKLE_FILENAME
-    kept = pickle.loads(path.read_bytes())
+    """Keep the reports that came in while Sphinx wrote beside the environment it pickled
+    after reading (not in it: rewriting that pickle costs as much as loading it, and the
+    environment writing left is not the one to keep, since Sphinx changes it while it
+    writes)."""
     reports = pages(app.env)
-    pages(kept).update({docname: reports[docname] for docname in docnames})
-    write_whole(path, pickle.dumps(kept, pickle.HIGHEST_PROTOCOL))
+    late = {"stamp": getattr(app.env, _STAMP, None),
+            "reports": {docname: reports[docname] for docname in docnames}}
+    write_whole(Path(app.doctreedir) / LATE_REPORTS, pickle.dumps(late, pickle.HIGHEST_PROTOCOL))
+
+
+def _take_late_reports(app: Sphinx) -> None:
+    """Put the reports kept beside the loaded environment into it, if they belong to the
+    reading it was pickled after (a later reading, pickled again, makes them stale)."""
+    stamp = getattr(app.env, _STAMP, None)
+    try:
+        late = pickle.loads((Path(app.doctreedir) / LATE_REPORTS).read_bytes())
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+        return  # none, or not readable by this version: their pages are read again
+    if stamp is not None and isinstance(late, dict) and late.get("stamp") == stamp:
+        pages(app.env).update(late["reports"])
 
 
 def _unchecked(app: Sphinx, env: BuildEnvironment, added: Set[str], changed: Set[str],
@@ -225,6 +242,7 @@ def _unchecked(app: Sphinx, env: BuildEnvironment, added: Set[str], changed: Set
 def setup_background(app: Sphinx) -> None:
     """Decide per build whether pages are checked in the background, and take them back."""
     app.add_post_transform(AdoptCheckedPage)
+    app.connect("builder-inited", _take_late_reports)
     app.connect("env-before-read-docs", _start)
     app.connect("doctree-read", _hand_over, priority=999)  # after every other reader
     app.connect("env-get-outdated", _unchecked)
