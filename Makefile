@@ -17,6 +17,8 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[book,test,live]'
+	@# An editable install compiles no bytecode of the project's own (pip does, for a wheel).
+	$(BIN)/python -m compileall -q sphinx_ext/verified_problems
 	@touch $(STAMP)
 
 ## html: build the book into _build/html (fails on any wrong digit or warning)

@@ -20,7 +20,6 @@ from verified_problems.engine import (
     SnippetRequest,
     snippet_key,
 )
-from verified_problems.sphinx_shell.code_html import decode_tokens
 
 Write = Callable[[str, str], Path]
 
@@ -51,37 +50,6 @@ def test_second_run_is_answered_from_the_cache(
     assert second.cached and second.ok
     assert (second.stdout, second.key, second.seconds) == (first.stdout, first.key, first.seconds)
     assert (runner.stats.run, runner.stats.cached) == (1, 1)
-
-
-def test_the_script_tokens_come_with_the_run_and_from_the_cache(
-    runner: Runner, write: Write, folder: Path
-) -> None:
-    """Asked for, the worker lexes the script as Sphinx would; the cache keeps the tokens.
-
-    They are cut from the script's own text, so they are read back only against that text.
-    """
-    from pygments.lexers import PythonLexer
-
-    code = "import numpy as np\nprint('x =', np.arange(3.0))  # three\n"
-    path = write("lexed.py", code)
-    plain = runner.run(SnippetRequest(path, folder))
-    lexed = runner.run(SnippetRequest(path, folder, lexer=()))
-    assert plain.tokens is None and lexed.tokens is not None
-    assert lexed.key != plain.key  # the tokens' options are part of the key
-    expected = list(PythonLexer(stripnl=False).get_tokens(code))
-    assert decode_tokens(lexed.tokens, code) == expected
-    assert decode_tokens(lexed.tokens, code.replace("three", "three")) == expected
-    assert decode_tokens(lexed.tokens, code.replace("three", "thre3")) is None  # same length
-    assert decode_tokens(lexed.tokens[:-5], code) is None
-    unended = code.rstrip("\n")  # Pygments ends the last line: the tokens say so
-    cut = runner.run(SnippetRequest(write("unended.py", unended), folder, lexer=()))
-    assert cut.tokens is not None
-    assert decode_tokens(cut.tokens, unended) == list(
-        PythonLexer(stripnl=False).get_tokens(unended))
-    again = runner.run(SnippetRequest(path, folder, lexer=()))
-    assert again.cached and again.tokens == lexed.tokens
-    other = runner.run(SnippetRequest(path, folder, lexer=(("tabsize", 4),)))
-    assert not other.cached and other.key != lexed.key
 
 
 def test_cache_survives_the_runner(cache_dir: Path, write: Write, folder: Path) -> None:

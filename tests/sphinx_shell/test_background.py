@@ -21,7 +21,8 @@ from verified_problems.sphinx_shell.records import pages
 
 #: What the build says when it checks pages in the helper.
 IN_BACKGROUND = "checking the pages in a second process"
-ROOTS = ["styles", "derivations", "trap", "failures", "provenance", "injection", "scope"]
+ROOTS = ["styles", "derivations", "trap", "failures", "provenance", "injection", "scope",
+         "code"]
 
 
 def _build(srcdir: Path, out: Path, background: int, *extra: str,
@@ -212,3 +213,64 @@ def test_reports_kept_beside_an_environment_read_again_since_are_stale(
     assert IN_BACKGROUND not in corrected.stdout
     assert corrected.returncode == noop.returncode == 0
     assert _log(noop) == _log(corrected)
+
+
+def test_the_helper_has_each_script_lexed_for_the_writer(
+    copy_root: Callable[[str], Path], tmp_path: Path
+) -> None:
+    """The helper leaves each check its script's tokens (the writer then need not lex it);
+    an inline check leaves the lexing to the writer. The pages are the same either way."""
+    _both(copy_root("code"), tmp_path)
+
+    def tokens(run: str) -> list[object]:
+        doctree = pickle.loads((tmp_path / run / "doctrees" / "index.doctree").read_bytes())
+        return [node.get("script_tokens") for node in doctree.findall()
+                if node.tagname == "numeric_check"]
+
+    assert len(tokens("background")) == 5 and all(tokens("background"))
+    assert not any(tokens("inline"))
+
+
+def _small_book(srcdir: Path, pages: dict[str, tuple[str, float]]) -> Path:
+    """A book of pages, each ``NAME: (MARKDOWN, PAUSE)``: the page's Markdown above its check
+    of ``NAME.py``, a snippet that sleeps PAUSE seconds and prints ``x = 0.25``."""
+    (srcdir / "snippets").mkdir(parents=True)
+    (srcdir / "conf.py").write_text(
+        'extensions = ["myst_parser", "verified_problems"]\n'
+        'myst_enable_extensions = ["dollarmath", "colon_fence"]\n'
+        'verified_snippet_dir = "snippets"\nverified_unbound = "allow"\n', encoding="utf-8")
+    toctree = "\n".join(pages)
+    (srcdir / "index.md").write_text(f"# Book\n\n```{{toctree}}\n{toctree}\n```\n",
+                                     encoding="utf-8")
+    for name, (text, pause) in pages.items():
+        (srcdir / "snippets" / f"{name}.py").write_text(
+            f"import time\ntime.sleep({pause})\nprint('x =', 0.25)\n", encoding="utf-8")
+        (srcdir / f"{name}.md").write_text(
+            f"# {name}\n\n{text}\n\n:::{{check-numeric}} {name}.py\n:::\n", encoding="utf-8")
+    return srcdir
+
+
+def test_pages_wait_for_the_helper_while_snippets_run(tmp_path: Path) -> None:
+    """While snippets run they have the core reading leaves: a page read meanwhile is handed
+    to the helper only once they are done (here: when the slow snippet of the last page is)."""
+    srcdir = _small_book(tmp_path / "book", {"fast": ("$x = 0.25$", 0),
+                                             "slow": ("$x = 0.25$", 1.5)})
+    run = _build(srcdir, tmp_path / "out", 1)
+    assert run.returncode == 0, run.stdout + run.stderr
+    lines = run.stdout.splitlines()
+    handed = next(i for i, line in enumerate(lines) if IN_BACKGROUND in line)
+    slow_read = next(i for i, line in enumerate(lines) if line.endswith("] slow"))
+    assert handed > slow_read
+
+
+def test_the_helper_checks_the_page_after_its_last_transform(tmp_path: Path) -> None:
+    """Two sections titled alike leave docutils' note of a duplicate target in the doctree,
+    which Sphinx's last transform filters out once every ``doctree-read`` handler is done:
+    the page the helper checks is the filtered one, as an inline check's page is."""
+    text = "## Step\n\n$x = 0.25$\n\n## Step\n\nAgain, $x = 0.25$."
+    srcdir = _small_book(tmp_path / "book", {"twice": (text, 0)})
+    inline, _background = _both(srcdir, tmp_path)
+    assert inline.returncode == 0
+    page = (tmp_path / "background" / "html" / "twice.html").read_text(encoding="utf-8")
+    assert "Duplicate implicit target" not in page
+    assert _pages(tmp_path / "background" / "html") == _pages(tmp_path / "inline" / "html")

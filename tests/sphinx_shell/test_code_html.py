@@ -16,9 +16,11 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup, Tag
 from docutils import nodes
+from pygments.lexers import PythonLexer
 from sphinx.testing.util import SphinxTestApp
 from support import soup
 from verified_problems.sphinx_shell import nodes as vnodes
+from verified_problems.sphinx_shell.code_html import decode_tokens, script_tokens
 
 
 @pytest.fixture(scope="module")
@@ -82,9 +84,23 @@ def test_every_code_block_is_what_sphinx_would_write(built: Any) -> None:
             assert inner == _sphinx_html(built, block), block.rawsource
             compared += 1
     assert compared == 15
-    scripts = [b for b in doctree.findall(nodes.literal_block) if b.get("linenos")]
-    assert len(scripts) == 5
-    assert all(b.get("verified_tokens") for b in scripts)  # lexed by the snippet worker
+
+
+def test_script_tokens_are_read_back_against_their_own_text_only() -> None:
+    """The helper's tokens of a script are Pygments' own, and cut only from that text."""
+    code = "import numpy as np\nprint('x =', np.arange(3.0))  # three\n"
+    made = script_tokens(code, ())
+    assert made is not None
+    expected = list(PythonLexer(stripnl=False).get_tokens(code))
+    assert decode_tokens(made, code) == expected
+    assert decode_tokens(made, code.replace("three", "thre3")) is None  # same length
+    assert decode_tokens(made[:-5], code) is None
+    unended = code.rstrip("\n")  # Pygments ends the last line: the tokens say so
+    cut = script_tokens(unended, ())
+    assert cut is not None
+    assert decode_tokens(cut, unended) == list(PythonLexer(stripnl=False).get_tokens(unended))
+    assert script_tokens(code, None) is None  # a custom lexer: Sphinx lexes it itself
+    assert script_tokens(">>> 1 + 1\n2\n", ()) is None  # a console session
 
 
 def test_the_excerpt_is_cut_from_the_script_where_it_is_a_run_of_lines(built: Any) -> None:

@@ -28,7 +28,6 @@ from .runner import (
     WorkerDied,
     worker_environment,
 )
-from .tokens import text_digest
 
 __all__ = [
     "CACHE_FORMAT",
@@ -50,7 +49,6 @@ __all__ = [
     "missing_protection",
     "readable_beneath",
     "snippet_key",
-    "text_digest",
     "worker_environment",
     "write_whole",
 ]

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
 #: Bump when the key's inputs, the entry's layout or the worker's behaviour change.
-CACHE_FORMAT = 4
+CACHE_FORMAT = 5
 _KEY_FILE = ".key"
 
 
@@ -60,14 +60,6 @@ def environment_fingerprint() -> tuple[str, ...]:
     return (str(CACHE_FORMAT), platform.python_implementation(), sys.version, numpy)
 
 
-@cache
-def _pygments_version() -> str:
-    try:
-        return importlib.metadata.version("pygments")
-    except importlib.metadata.PackageNotFoundError:
-        return "absent"
-
-
 def _name(path: Path, snippet_dir: Path) -> str:
     """A path as the key sees it: relative to the snippet folder when inside it."""
     try:
@@ -81,16 +73,14 @@ def snippet_key(
     snippet_dir: Path,
     limits: Mapping[str, float | int],
     data_files: Sequence[Path] = (),
-    lexer: Sequence[tuple[str, Any]] | None = None,
     source: bytes | None = None,
     confine: str = "on",
 ) -> str:
     """The hex sha256 naming a run before it happens (raises OSError if a file is unreadable).
 
     Names are relative to the snippet folder, so a book checked out elsewhere (a CI cache
-    restored into another path) reuses its entries. ``lexer``: the Pygments options the
-    script's tokens were made with, if the run makes them (Pygments' version is part of it).
-    ``source``: the script's bytes as they will run (read from ``path`` if not given).
+    restored into another path) reuses its entries. ``source``: the script's bytes as they
+    will run (read from ``path`` if not given).
     """
     digest = hashlib.sha256(source).hexdigest() if source is not None else file_digest(path)
     material = {
@@ -99,7 +89,6 @@ def snippet_key(
         "snippet": [_name(path, snippet_dir), digest],
         "limits": sorted(limits.items()),
         "data": [[_name(p, snippet_dir), file_digest(p)] for p in data_files],
-        "lexer": None if lexer is None else [_pygments_version(), [list(o) for o in lexer]],
     }
     return hashlib.sha256(_canonical(material).encode()).hexdigest()
 
@@ -115,7 +104,6 @@ class CachedRun:
     stdout: str
     seconds: float
     modules: tuple[Path, ...]
-    tokens: str | None = None  # the script's Pygments tokens, as JSON (see runner.SnippetResult)
 
 
 class ResultCache:
@@ -153,11 +141,11 @@ class ResultCache:
             except OSError:
                 return None
             modules.append(module)
-        return CachedRun(entry["stdout"], entry["seconds"], tuple(modules), entry.get("tokens"))
+        return CachedRun(entry["stdout"], entry["seconds"], tuple(modules))
 
     def put(
         self, key: str, snippet_dir: Path, stdout: str, seconds: float, modules: Iterable[Path],
-        tokens: str | None = None, digests: Mapping[Path, str] | None = None,
+        digests: Mapping[Path, str] | None = None,
     ) -> None:
         """Store a successful run with its dependencies (local modules and opened files, named
         relative to the snippet folder: ``../book/data.csv`` for a file of the book).
@@ -179,7 +167,6 @@ class ResultCache:
             "stdout": stdout,
             "seconds": seconds,
             "modules": manifest,
-            "tokens": tokens,
         }
         with contextlib.suppress(OSError):  # a cache that cannot write only makes builds slower
             self._write(key, {"mac": self._mac(entry), "entry": entry})
@@ -249,7 +236,6 @@ def _well_formed(entry: Any, key: str) -> bool:
         and entry.get("key") == key
         and isinstance(entry.get("stdout"), str)
         and isinstance(entry.get("seconds"), int | float)
-        and isinstance(entry.get("tokens"), str | None)
         and isinstance(entry.get("modules"), list)
         and all(
             isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m)

@@ -94,9 +94,6 @@ class SnippetRequest:
     snippet_dir: Path  # the snippet folder; local modules imported from it are dependencies
     limits: Limits = field(default_factory=Limits)
     data_files: tuple[Path, ...] = ()  # files the snippet declares it reads (in the cache key)
-    #: Pygments options for the script's Python tokens, made by the worker beside the run;
-    #: None: no tokens.
-    lexer: tuple[tuple[str, Any], ...] | None = None
     confinement: Confinement = field(default_factory=Confinement)
 
 
@@ -129,9 +126,6 @@ class SnippetResult:
     key: str  # hex content hash the cache used ('' when the snippet is MISSING)
     #: local modules imported from snippet_dir, files it opened in the project, data_files
     dependencies: tuple[Path, ...]
-    #: The script's Pygments tokens, if asked for and lexable: the compact JSON of
-    #: ``tokens.script_tokens``, read back by ``code_html.decode_tokens``.
-    tokens: str | None = None
     #: The script as it ran (the bytes its key hashed), for the page to show; None: MISSING.
     script: str | None = None
     #: (path, sha256) of each dependency the run found, hashed as the run ended (for the cache).
@@ -242,7 +236,6 @@ class _Worker:
             "source": pending.source.decode("utf-8", "surrogateescape"),
             "snippet_dir": str(pending.snippet_dir),
             **asdict(request.limits),
-            "lexer": None if request.lexer is None else dict(request.lexer),
             "confine": confinement.mode,
             "read": [str(pending.snippet_dir), *map(str, confinement.read)],
             "write": list(map(str, confinement.write)),
@@ -494,7 +487,7 @@ class Runner:
             source = request.path.read_bytes()
             key = snippet_key(
                 request.path, snippet_dir, asdict(request.limits), request.data_files,
-                request.lexer, source=source, confine=request.confinement.mode,
+                source=source, confine=request.confinement.mode,
             )
         except OSError as error:
             return _missing(f"could not read {error.filename}: {error.strerror}")
@@ -513,7 +506,6 @@ class Runner:
             cached=True,
             key=key,
             dependencies=_dependencies(hit.modules, request),
-            tokens=hit.tokens,
             script=_text(source),
         )
 
@@ -532,7 +524,7 @@ class Runner:
             return
         modules = [p for p in result.dependencies if p not in pending.request.data_files]
         self.cache.put(pending.key, pending.snippet_dir, result.stdout, result.seconds, modules,
-                       result.tokens, {Path(p): d for p, d in result.digests})
+                       {Path(p): d for p, d in result.digests})
 
     def _count(self, result: SnippetResult) -> None:
         executed = not result.cached and result.failure is not Failure.MISSING
@@ -582,6 +574,11 @@ class RunningBatch:
     def done(self, index: int) -> bool:
         """Whether the result of the ``index``-th request is known."""
         return index in self.results
+
+    @property
+    def running(self) -> bool:
+        """Whether some request is still queued or running (as of the last poll)."""
+        return bool(self.queue or self.inflight)
 
     def poll(self) -> None:
         """Move the batch along without waiting."""
@@ -701,7 +698,6 @@ def _from_reply(pending: _Pending, reply: dict[str, Any]) -> SnippetResult:
         cached=False,
         key=pending.key,
         dependencies=_dependencies(modules, pending.request),
-        tokens=reply["tokens"] if isinstance(reply.get("tokens"), str) else None,
         script=_text(pending.source),
         digests=tuple((str(p), str(d)) for p, d in dict(reply.get("digests", {})).items()),
     )

@@ -68,10 +68,9 @@ def _sibling(name: str) -> ModuleType:
 
 
 if TYPE_CHECKING or __package__:
-    from . import confine, outcome, tokens, tree
+    from . import confine, outcome, tree
 else:
-    confine, outcome, tokens, tree = (_sibling(name) for name in ("confine", "outcome",
-                                                                  "tokens", "tree"))
+    confine, outcome, tree = (_sibling(name) for name in ("confine", "outcome", "tree"))
 
 _READ_CHUNK = 1 << 16
 _STDIN_HINT = (
@@ -90,7 +89,6 @@ class Job:
     timeout: float
     max_output: int
     max_memory_mb: int
-    lexer: dict[str, Any] | None = None  # Pygments options: also return the script's tokens
     source: str | None = None  # the script's bytes (surrogateescape); None: read the file
     max_processes: int = 64  # processes of the snippet's tree at once
     confine: str = "on"  # confine.MODES
@@ -109,7 +107,6 @@ class Job:
             timeout=float(data["timeout"]),
             max_output=int(data["max_output"]),
             max_memory_mb=int(data["max_memory_mb"]),
-            lexer=data["lexer"] if isinstance(data.get("lexer"), dict) else None,
             source=data["source"] if isinstance(data.get("source"), str) else None,
             max_processes=int(data.get("max_processes", 64)),
             confine=str(data.get("confine", "on")),
@@ -145,7 +142,6 @@ class Running:
     started: float
     deadline: float
     timed_out: bool = False
-    tokens: str | None = None
     next_check: float = 0.0  # when its tree is measured next
     over: str | None = None  # MEMORY or PROCESSES: the tree went past that cap and was killed
 
@@ -516,7 +512,6 @@ class Server:
                       next_check=started + tree.CHECK_EVERY)
         self.running[pidfd] = run
         self.send({"event": "started", "id": job.id, "pid": pid})
-        run.tokens = tokens.script_tokens(job.text, job.lexer)  # while the child runs
 
     def ruleset(self, job: Job) -> Any:
         """The Landlock rules of a job's confinement, made once per kind of job."""
@@ -581,7 +576,6 @@ class Server:
                 "modules": side.get("modules", []),
                 "opened": side.get("opened", []),
                 "digests": side.get("digests", {}),
-                "tokens": run.tokens,
             }
         )
 

@@ -3,14 +3,15 @@
 On a serial HTML build the check of a page (:func:`.page_check.check_page`) is most of what
 verification costs Sphinx's one busy process, while the second core runs snippets during
 reading and idles while the pages are written, which takes Sphinx longer than reading them. So
-each page with a check is handed, once its last ``doctree-read`` handler is done and as Sphinx
-pickles it, to a forked helper (:class:`~verified_problems.engine.Forked`); its checked doctree
-and report are taken back just before the page is written (:class:`AdoptCheckedPage`, the
-first post-transform), or at the end of the build for a page that is not written
-(:func:`finish_checks`).
+each page with a check is left to a forked helper (:class:`~verified_problems.engine.Forked`):
+once Sphinx has written the page's doctree file, and no snippet runs any more, the helper
+reads that file, checks the page, lexes its scripts (:func:`.code_html.lex_scripts`) and
+writes the checked doctree back into the file; the checked doctree and the report are taken
+back just before the page is written (:class:`AdoptCheckedPage`, the first post-transform),
+or at the end of the build for a page that is not written (:func:`finish_checks`).
 
 The result is the one an inline check gives, node for node: the helper runs the same
-function (:func:`.page_check.check_now`) on a copy of the same doctree, and a job the helper
+function (:func:`.page_check.check_now`) on the page as Sphinx keeps it, and a job the helper
 cannot do is done inline. Sphinx pickled its environment before writing, so the reports are
 kept beside that pickle once every one is in (:data:`LATE_REPORTS`), and the next build takes
 them into the environment it loads; a build stopped before that leaves reports marked
@@ -37,9 +38,11 @@ from sphinx.util import logging
 
 from ..engine import Forked, can_fork, write_whole
 from . import nodes as vnodes
+from .code_html import lex_scripts
 from .config import VerifiedConfig, read_config
 from .page_check import PageInput, check_now
 from .records import PageReport, pages
+from .snippets import snippets_running
 
 if TYPE_CHECKING:
     from docutils import nodes
@@ -67,6 +70,8 @@ class _Background:
     waiting: dict[str, tuple[PageInput, int]] = field(default_factory=dict)
     #: The pages whose reports came in after Sphinx pickled the environment.
     adopted: list[str] = field(default_factory=list)
+    #: Pages left to the helper and not handed to it yet, in reading order (:func:`_release`).
+    unsent: list[str] = field(default_factory=list)
 
 
 _STATES: WeakKeyDictionary[BuildEnvironment, _Background] = WeakKeyDictionary()
@@ -89,26 +94,60 @@ def defer(env: BuildEnvironment, doctree: nodes.document, page: PageInput) -> bo
 
 
 def _hand_over(app: Sphinx, doctree: nodes.document) -> None:
-    """Give the helper a page left to it, as the page stands after its last reading handler
-    (another extension's ``doctree-read`` may still change it after the collector's)."""
+    """Leave a page to the helper once every ``doctree-read`` handler is done with it (another
+    extension's may still change it after the collector's), and hand it the pages read before,
+    unless snippets still run."""
     page: PageInput | None = app.env.temp_data.pop(_DEFERRED, None)
     state = _STATES.get(app.env)
     if page is None or state is None:
         return
-    if state.forked is None:
-        config = state.config
-        state.forked = Forked(lambda job: _check_pickled(config, *job))
-        logger.info("verified: checking the pages in a second process while Sphinx reads and "
-                    "writes them")
-    state.forked.submit(page.docname, (pickled(doctree), page))
+    if not snippets_running(app.env):
+        _release(app.env, state)
+    state.unsent.append(page.docname)
     state.waiting[page.docname] = (page, len(page.findings))
 
 
-def _check_pickled(config: VerifiedConfig, blob: bytes, page: PageInput) -> tuple[bytes, Any]:
-    """The helper's job: the checked doctree, pickled as Sphinx keeps it, and its report."""
-    doctree = pickle.loads(blob)
+def _release(env: BuildEnvironment, state: _Background) -> None:
+    """Hand the helper the pages left to it so far; it reads each from its doctree file.
+
+    A page is handed over once Sphinx has written that file (after the page's last transform,
+    so the helper checks the very doctree an inline check would leave to those transforms:
+    Sphinx's filtering of system messages, say), not while its ``doctree-read`` runs. While
+    snippets run, they have the core that reading leaves, and a check beside them, even in the
+    idle class, slows them by more than it gains (the reader then waits for a snippet): the
+    pages wait until the snippets are done, or until reading ends.
+    """
+    if not state.unsent:
+        return
+    if state.forked is None:
+        config = state.config
+        state.forked = Forked(lambda job: _check_file(config, *job))
+        logger.info("verified: checking the pages in a second process while Sphinx reads and "
+                    "writes them")
+    for docname in state.unsent:
+        state.forked.submit(docname, (_doctree_file(env, docname), state.waiting[docname][0]))
+    state.unsent.clear()
+
+
+def _reading_ended(app: Sphinx, env: BuildEnvironment) -> None:
+    state = _STATES.get(env)
+    if state is not None:
+        _release(env, state)
+
+
+def _doctree_file(env: BuildEnvironment, docname: str) -> Path:
+    return Path(env.doctreedir) / f"{docname}.doctree"
+
+
+def _check_file(config: VerifiedConfig, path: Path, page: PageInput) -> tuple[bytes, Any]:
+    """The helper's job: check the page of a doctree file, write the checked doctree back into
+    it, and return it (pickled as Sphinx keeps it) and its report."""
+    doctree = pickle.loads(path.read_bytes())
     report = check_now(doctree, config, page)
-    return pickled(doctree), report
+    lex_scripts(doctree, config.lexer)  # so the writer need not (see .code_html)
+    blob = pickled(doctree)
+    write_whole(path, blob)
+    return blob, report
 
 
 def pickled(doctree: nodes.document) -> bytes:
@@ -140,20 +179,22 @@ def _adopt(env: BuildEnvironment, docname: str, document: nodes.document | None)
     doctree's file and the environment; ``document`` is the page being written, if it is."""
     state = _STATES.get(env)
     waiting = state.waiting.pop(docname, None) if state is not None else None
-    if state is None or state.forked is None or waiting is None:
+    if state is None or waiting is None:
         return
+    _release(env, state)
+    assert state.forked is not None
     page, given = waiting
     reply = state.forked.result(docname)
     if reply is None:  # the helper could not: check here, where an error shows as it always did
         doctree = document if document is not None else env.get_doctree(docname)
         report = check_now(doctree, state.config, page)
         blob = pickled(doctree)
+        write_whole(_doctree_file(env, docname), blob)
     else:
         blob, report = reply
         report.findings[:given] = page.findings  # as the end of reading left them
         if document is not None:
             _take(document, pickle.loads(blob))
-    write_whole(Path(env.doctreedir) / f"{docname}.doctree", blob)
     _keep_in_memory(env, docname, blob)
     pages(env)[docname] = report
     state.adopted.append(docname)
@@ -246,4 +287,5 @@ def setup_background(app: Sphinx) -> None:
     app.connect("env-before-read-docs", _start)
     app.connect("doctree-read", _hand_over, priority=999)  # after every other reader
     app.connect("env-get-outdated", _unchecked)
+    app.connect("env-updated", _reading_ended)
     app.connect("build-finished", _finish, priority=100)  # before the verdict (400)

@@ -2,16 +2,18 @@
 
 A check block shows its snippet twice, as the excerpt and in full, and then the transcript.
 Sphinx would highlight each as a literal block of its own, with a new formatter every time,
-and lexing Python is the slow part of a checked page. Here the full script is lexed once, by
-the snippet worker beside the run (its tokens come with the result, and from the cache), or
-here if it has none; the excerpt, when it is a run of the script's own lines, is cut from those
-tokens; the formatters are made once per build. The HTML is what Sphinx's own
+and lexing Python is the slow part of a checked page (3 ms for a 20-line script). Here the
+full script is lexed once: by the helper that checks the page beside the writer, on a core
+Sphinx leaves idle (:func:`lex_scripts`, its tokens kept on the check), or here if it has
+none; the excerpt, when it is a run of the script's own lines, is cut from those tokens; the
+formatters are made once per build. The HTML is what Sphinx's own
 ``visit_literal_block`` writes. A block this cannot reproduce exactly (emphasized lines, an
 excerpt that is not a run of lines, code Pygments rejects) is left to Sphinx.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import cache
 from io import StringIO
@@ -21,8 +23,6 @@ from weakref import WeakKeyDictionary
 from docutils import nodes
 from pygments.filters import ErrorToken
 from pygments.token import Text, _TokenType, string_to_tokentype
-
-from ..engine import text_digest
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -79,17 +79,69 @@ def _tokens(translator: Any, block: nodes.literal_block) -> list[Token] | None:
 
 
 def _worker_tokens(block: nodes.literal_block) -> list[Token] | None:
-    """The tokens the snippet worker made of this script, if they are of this very text."""
+    """The tokens the helper made of this script, if they are of this very text."""
     made = block.get("verified_tokens")
     return decode_tokens(made, block.rawsource) if made else None
 
 
+def lex_scripts(doctree: nodes.document, lexer: tuple[tuple[str, Any], ...] | None) -> None:
+    """Keep each check's script tokens on it, lexed with Sphinx's options for ``python``
+    (``lexer``; None: a custom lexer, which only Sphinx can apply)."""
+    from . import nodes as vnodes
+
+    for check in doctree.findall(vnodes.numeric_check):
+        if "script" in check:
+            check["script_tokens"] = script_tokens(check["script"], lexer)
+
+
+def script_tokens(source: str, lexer_options: tuple[tuple[str, Any], ...] | None) -> str | None:
+    """The Python tokens of ``source`` as Sphinx's HTML writer would lex it, as JSON; None if
+    not.
+
+    The lexer is Sphinx's for ``python`` (``stripnl`` off, Pygments' ``raiseonerror`` filter
+    on); a script Pygments rejects, or one Sphinx would lex as a console session, gets no
+    tokens, and Sphinx highlights it itself.
+
+    The tokens are not written as (type, text) pairs: the texts are the script itself, in
+    order. ``kinds`` names each token type once, ``runs`` holds a type's index and a length per
+    token, ``text`` is a digest of the script they cut, and ``newline`` says that Pygments
+    added a final newline. A fifth of the size of the pairs (1.9 KB for the book's 50-line
+    scripts, against 8.7 KB), they make every checked page's doctree smaller;
+    :func:`decode_tokens` reads them back.
+    """
+    if lexer_options is None or source.startswith(">>>"):
+        return None
+    try:
+        from pygments.lexers import PythonLexer
+
+        lexer = PythonLexer(stripnl=False, **dict(lexer_options))
+        lexer.add_filter("raiseonerror")
+        kinds: dict[str, int] = {}
+        runs: list[int] = []
+        texts: list[str] = []
+        for kind, text in lexer.get_tokens(source):
+            runs += (kinds.setdefault(str(kind), len(kinds)), len(text))
+            texts.append(text)
+    except Exception:  # any failure only means no tokens: Sphinx lexes the script
+        return None
+    spelled = "".join(texts)
+    if spelled not in (source, source + "\n"):
+        return None  # a lexer that changed the text: its tokens cannot be cut from it
+    return json.dumps({"kinds": list(kinds), "runs": runs, "text": _text_digest(source),
+                       "newline": spelled != source}, separators=(",", ":"))
+
+
+def _text_digest(text: str) -> str:
+    """A short digest of a script's text, for its tokens to name what they were cut from."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+
+
 def decode_tokens(made: str, text: str) -> list[Token] | None:
-    """The tokens the worker wrote (``tokens.script_tokens``), cut from ``text``; None if they
-    were made of another text or cannot be read."""
+    """The tokens :func:`script_tokens` wrote, cut from ``text``; None if they were made of
+    another text or cannot be read."""
     try:
         data = json.loads(made)
-        if data["text"] != text_digest(text):
+        if data["text"] != _text_digest(text):
             return None
         kinds = [_token_type(kind) for kind in data["kinds"]]
         runs = data["runs"]

@@ -92,7 +92,7 @@ class VerifiedConfig:
     bindings_dir: str = "_bindings"
     #: Whether a free digit with no binding fails the build (else it is counted as unbound).
     strict_bindings: bool = True
-    #: The Pygments options Sphinx lexes Python with (``highlight_options``), for the worker to
+    #: The Pygments options Sphinx lexes Python with (``highlight_options``), for the helper to
     #: lex each script the same way; None when a custom ``python`` lexer makes that impossible.
     lexer: tuple[tuple[str, Any], ...] | None = None
     #: Processes a snippet may run at once (its tree, itself included).

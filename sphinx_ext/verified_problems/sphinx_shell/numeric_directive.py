@@ -177,7 +177,6 @@ class CheckNumeric(SphinxDirective):
         self._excerpt(node, path, written, config.snippet_dir)
         node["script"] = result.script if result.script is not None else path.read_text(
             encoding="utf-8", errors="replace")  # the bytes that ran, not the file as it is now
-        node["script_tokens"] = result.tokens
         node["script_path"] = _display_path(path, config.snippet_dir)
         node["transcript"] = node["stdout"] or result.message
         node["verdict"] = ""

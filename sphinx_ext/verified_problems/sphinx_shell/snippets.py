@@ -111,7 +111,6 @@ def request_for(
         snippet_dir=config.snippet_dir,
         limits=limits_for(config, timeout),
         data_files=tuple(data),
-        lexer=config.lexer,
         confinement=config.confinement,
     )
 
@@ -199,6 +198,13 @@ def run_snippet(env: BuildEnvironment, request: SnippetRequest) -> SnippetResult
         result = _result_of(state.runner, state.batch, index)
     state.results[request] = result
     return result
+
+
+def snippets_running(env: BuildEnvironment) -> bool:
+    """Whether snippets started for the pages being read are still running (they have the
+    core that reading leaves)."""
+    state = _STATES.get(env)
+    return state is not None and state.batch is not None and state.batch.running
 
 
 def _result_of(runner: Runner, batch: RunningBatch, index: int) -> SnippetResult:
