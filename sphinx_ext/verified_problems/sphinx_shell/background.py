@@ -41,6 +41,7 @@ from . import nodes as vnodes
 from .code_html import lex_scripts
 from .config import VerifiedConfig, read_config
 from .page_check import PageInput, check_now
+from .page_patch import Patch, apply_patch, patch_between
 from .records import PageReport, pages
 from .snippets import snippets_running
 
@@ -139,15 +140,16 @@ def _doctree_file(env: BuildEnvironment, docname: str) -> Path:
     return Path(env.doctreedir) / f"{docname}.doctree"
 
 
-def _check_file(config: VerifiedConfig, path: Path, page: PageInput) -> tuple[bytes, Any]:
+def _check_file(config: VerifiedConfig, path: Path, page: PageInput) -> tuple[Patch | None,
+                                                                             Any]:
     """The helper's job: check the page of a doctree file, write the checked doctree back into
-    it, and return it (pickled as Sphinx keeps it) and its report."""
-    doctree = pickle.loads(path.read_bytes())
+    it, and return what the check changed (:mod:`.page_patch`) and the page's report."""
+    read = path.read_bytes()
+    doctree = pickle.loads(read)
     report = check_now(doctree, config, page)
     lex_scripts(doctree, config.lexer)  # so the writer need not (see .code_html)
-    blob = pickled(doctree)
-    write_whole(path, blob)
-    return blob, report
+    write_whole(path, pickled(doctree))
+    return patch_between(pickle.loads(read), doctree), report
 
 
 def pickled(doctree: nodes.document) -> bytes:
@@ -185,27 +187,27 @@ def _adopt(env: BuildEnvironment, docname: str, document: nodes.document | None)
     assert state.forked is not None
     page, given = waiting
     reply = state.forked.result(docname)
+    path = _doctree_file(env, docname)
     if reply is None:  # the helper could not: check here, where an error shows as it always did
         doctree = document if document is not None else env.get_doctree(docname)
         report = check_now(doctree, state.config, page)
-        blob = pickled(doctree)
-        write_whole(_doctree_file(env, docname), blob)
+        write_whole(path, pickled(doctree))
     else:
-        blob, report = reply
+        patch, report = reply
         report.findings[:given] = page.findings  # as the end of reading left them
-        if document is not None:
-            _take(document, pickle.loads(blob))
-    _keep_in_memory(env, docname, blob)
+        if document is not None and (patch is None or not apply_patch(document, patch)):
+            _take(document, pickle.loads(path.read_bytes()))  # not the page as it was read
+    _keep_in_memory(env, docname, path)
     pages(env)[docname] = report
     state.adopted.append(docname)
 
 
-def _keep_in_memory(env: BuildEnvironment, docname: str, blob: bytes) -> None:
+def _keep_in_memory(env: BuildEnvironment, docname: str, path: Path) -> None:
     """Give Sphinx's memory of the page's doctree file the checked one: it read every page's
     file once reading ended (the unchecked doctree then) and reads from memory if asked again."""
     remembered = getattr(env, "_pickled_doctree_cache", None)
     if isinstance(remembered, dict) and docname in remembered:
-        remembered[docname] = blob
+        remembered[docname] = path.read_bytes()
 
 
 class AdoptCheckedPage(SphinxPostTransform):
