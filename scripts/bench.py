@@ -20,7 +20,10 @@ confined and tracked against bare, alternating; ``--confinement-only`` measures 
 The variants are built side by side, interleaved, so they share the machine's noise;
 ``--repeat N`` takes medians over N rounds (3 by default: on a small machine one round's ratios
 drift by 10–25 %, enough to move a target across its line), and each round builds every
-variant's no-op three times (:data:`NOOP_SAMPLES`).
+variant's no-op three times (:data:`NOOP_SAMPLES`). Every ratio and overhead is taken round by
+round, between builds that ran side by side, and its median reported (:func:`paired`): the
+machine's own speed drifts by a quarter over a long run, so the medians of two columns would
+compare builds that ran half an hour apart.
 
 Every figure is the wall time of the whole ``sphinx-build -b html -c CONF -d DOCTREES SRC OUT``
 process and its peak RSS (``os.wait4``). ``-q`` is left out because it would also hide the
@@ -54,7 +57,7 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
 
@@ -161,7 +164,8 @@ def measure(books: dict[str, Book], repeat: int, timeout: float, runs: Runs) -> 
 
 @dataclass(frozen=True)
 class Figures:
-    """Medians over the rounds of one size and variant, and the counts of every round."""
+    """Medians over the rounds of one size and variant, every build's time in the order they
+    ran (for :func:`paired`), and the counts of every round."""
 
     cold: float
     noop: float
@@ -171,6 +175,7 @@ class Figures:
     edit_run: set[int | None]
     noop_read: set[int]
     edit_read: set[int]
+    seconds: dict[str, tuple[float, ...]] = field(default_factory=dict)
 
 
 def figures(runs: Runs, size: int, variant: str) -> Figures:
@@ -186,7 +191,26 @@ def figures(runs: Runs, size: int, variant: str) -> Figures:
         peak_mb=max(b.peak_mb for phase in PHASES for b in get(phase)),
         noop_run={b.run for b in get("noop")}, edit_run={b.run for b in get("edit")},
         noop_read={b.read for b in get("noop")}, edit_read={b.read for b in get("edit")},
+        seconds={phase: tuple(b.seconds for b in get(phase)) for phase in PHASES},
     )
+
+
+def paired(one: Figures, other: Figures, phase: str,
+           combine: Callable[[float, float], float]) -> float:
+    """The median over rounds of ``combine(one's build, other's build)``, each pair built side
+    by side in one round.
+
+    Not a combination of the two medians: the machine's speed drifts over a long bench (plain's
+    500-problem build took 25.2, 29.9 and 31.8 s in three rounds of one run), and only builds
+    that ran minutes apart share it.
+    """
+    pairs = zip(one.seconds[phase], other.seconds[phase], strict=True)
+    return statistics.median(combine(a, b) for a, b in pairs)
+
+
+def ratio(one: Figures, other: Figures, phase: str) -> float:
+    """``one``'s builds of a phase against ``other``'s, round by round (:func:`paired`)."""
+    return paired(one, other, phase, lambda a, b: a / b)
 
 
 def _counts(values: set[int | None] | set[int]) -> str:
@@ -239,8 +263,9 @@ class Ratio:
 
 
 def overhead_ms(variant: Figures, plain: Figures, size: int) -> float:
-    """A variant's cold-build overhead over plain, per problem, in milliseconds."""
-    return (variant.cold - plain.cold) / size * 1000
+    """A variant's cold-build overhead over plain, per problem, in milliseconds (round by
+    round, :func:`paired`)."""
+    return paired(variant, plain, "cold", lambda a, b: (a - b) / size * 1000)
 
 
 def _overhead_ratio(checked_ms: float, peer_ms: float) -> tuple[str, bool]:
@@ -257,8 +282,8 @@ def size_ratios(plain: Figures, checked: Figures, peer: Figures, size: int,
     checked_ms = overhead_ms(checked, plain, size)
     peer_ms = overhead_ms(peer, plain, size)
     times, beats = _overhead_ratio(checked_ms, peer_ms)
-    cold = checked.cold / plain.cold
-    noop = checked.noop / plain.noop
+    cold = ratio(checked, plain, "cold")
+    noop = ratio(checked, plain, "noop")
     quiet = checked.noop_run == {0} and checked.noop_read == {0}
     edit_ok = checked.edit_run == {1} and checked.edit_read == {1}
     return [
@@ -270,8 +295,8 @@ def size_ratios(plain: Figures, checked: Figures, peer: Figures, size: int,
               f"≤ {COLD_RATIO:.2f}×" if largest else "", cold <= COLD_RATIO if largest else None),
         Ratio("checked / plain, no-op", n, f"{noop:.2f}×", f"≤ {NOOP_RATIO:.2f}×",
               noop <= NOOP_RATIO),
-        Ratio("checked / plain, edit", n, f"{checked.edit / plain.edit:.2f}×"),
-        Ratio("programoutput / plain, cold", n, f"{peer.cold / plain.cold:.2f}×"),
+        Ratio("checked / plain, edit", n, f"{ratio(checked, plain, 'edit'):.2f}×"),
+        Ratio("programoutput / plain, cold", n, f"{ratio(peer, plain, 'cold'):.2f}×"),
         Ratio("programoutput overhead per problem", n, f"{peer_ms:.1f} ms"),
         Ratio("checked no-op: snippets run, pages read", n,
               f"{_counts(checked.noop_run)}, {_counts(checked.noop_read)}", "0, 0", quiet),
@@ -316,8 +341,8 @@ def performance_rows(
         times, _ = _overhead_ratio(checked_ms, overhead_ms(peer, plain, size))
         rows.append([
             str(size), f"{plain.cold:.2f} s", f"{checked.cold:.2f} s", f"{peer.cold:.2f} s",
-            f"{checked_ms:.1f} ms", times.split(" (")[0], f"{checked.cold / plain.cold:.2f}×",
-            f"{checked.noop / plain.noop:.2f}×",
+            f"{checked_ms:.1f} ms", times.split(" (")[0], f"{ratio(checked, plain, 'cold'):.2f}×",
+            f"{ratio(checked, plain, 'noop'):.2f}×",
         ])
     return rows
 
@@ -384,7 +409,8 @@ def report(
     return "\n".join([
         f"{heading}Verification benchmark: sphinx-build -b html, whole-process wall time",
         "",
-        f"{environment()}. {repeat} round(s), median (no-op: {NOOP_SAMPLES} builds a round); "
+        f"{environment()}. {repeat} round(s), median (no-op: {NOOP_SAMPLES} builds a round; "
+        "ratios and overheads round by round, then their median); "
         f"the bench took {seconds:.0f} s. "
         f"Pages: {_layout(chapter_size)}; the book's conf.py, theme and theme options. "
         "Every variant shows the excerpt; plain shows the transcript as a static block "

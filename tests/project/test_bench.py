@@ -239,3 +239,16 @@ def test_the_confinement_cost_is_measured_and_judged(tmp_path: Path) -> None:
     assert row.target == "≤ 1 ms" and row.met is (confined - bare <= 1.0)
     assert re.fullmatch(r"[+-]\d+\.\d\d ms \(\d+\.\d\d against \d+\.\d\d ms\)", row.value)
     assert bench.confinement_ratio(5.0, 3.5).met is False
+
+
+def test_overheads_and_ratios_pair_the_builds_of_each_round() -> None:
+    # The last run's 500-problem cold builds, in round order: the machine slowed by a quarter
+    # over the run. The medians of the two columns (29.91 and 25.00 s) would make verification
+    # 9.8 ms a problem faster than none; round by round it costs -0.6, -9.8 and +10.3 ms.
+    def built(*seconds: float) -> bench.Figures:
+        return bench.Figures(0.0, 0.0, 0.0, 0.0, set(), set(), set(), set(),
+                             {"cold": seconds})
+
+    plain, checked = built(25.20, 29.91, 31.79), built(24.91, 25.00, 36.95)
+    assert round(bench.overhead_ms(checked, plain, 500), 1) == -0.6
+    assert round(bench.ratio(checked, plain, "cold"), 2) == 0.99
