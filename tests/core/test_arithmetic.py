@@ -423,6 +423,18 @@ def test_a_number_the_arithmetic_computes_needs_no_print() -> None:
         "free digit: prose 0.3 is not among the printed numbers (none printed)"]
 
 
+def test_a_step_may_write_any_part_of_the_step_before_it_worked_out() -> None:
+    # trial 12: "3 \cdot 2.1^2 - 2 = 3 \cdot 4.41 - 2" writes the power 2.1^2 out, as
+    # "2.1^3 - 4.2 = 9.261 - 4.2" writes a summand; a factorial, a root or a fraction likewise
+    given = ("2.1",)
+    for latex in (r"3 \cdot 2.1^2 - 2 = 3 \cdot 4.41 - 2 = 11.23",
+                  r"2 \cdot 3! + 1 = 2 \cdot 6 + 1 = 13",
+                  r"2.1 \sqrt{2.1} = 2.1 \cdot 1.4491 = 3.0432",
+                  r"3 \cdot \frac{2.1}{4} = 3 \cdot 0.525 = 1.575"):
+        assert failures(latex, given=given) == [], latex
+    assert failures(r"3 \cdot 2.1^2 - 2 = 3 \cdot 4.42 - 2 = 11.23", given=given) != []
+
+
 def test_printed_names_and_magnitudes_in_the_arithmetic() -> None:
     printed = "lambda_1 = 4.41421356\nm_hat_2 = -5.89473684\ng = [-0.54 -0.58]\n"
     assert failures(r"(1,\; \lambda_1 - 4) = (1,\; 0.4142)", printed) == []

@@ -201,23 +201,26 @@ class _Parser:
         return self.power()
 
     def power(self) -> Value:
+        """A power, a factorial or an atom; the value of each is noted (a step may write
+        ``2.1^2`` of the step before it as 4.41)."""
         euler = self._euler()
         if euler and is_tok(self._after(euler - 1), frozenset(["^"])):
             self.at += euler + 1
-            return _function(_exp, self._sub(argument_items(self.take())))
+            return self._saw(_function(_exp, self._sub(argument_items(self.take()))))
         item = self.peek()
         base = self.atom()
         negated = is_number(item) and item.text[0] in MINUS  # -0.5^2 is -(0.5^2), as in TeX
         if is_tok(self.peek(), frozenset(["!"])):
             self.take()  # and -2! is -(2!)
-            base = _neg(_factorial(_neg(base))) if negated else _factorial(base)
+            base = self._saw(_neg(_factorial(_neg(base))) if negated else _factorial(base))
         if is_tok(self.peek(), frozenset(["^"])):
             self.take()
             script = argument_items(self.take())
             if len(script) == 1 and isinstance(script[0], Delim) and script[0].opener == "(":
                 raise NotArithmetic  # \mu_1^{(0)}, x^{(t)}: an index, not a power
             exponent = self._sub(script)
-            return _neg(_power(_neg(base), exponent)) if negated else _power(base, exponent)
+            return self._saw(_neg(_power(_neg(base), exponent)) if negated
+                             else _power(base, exponent))
         return base
 
     def _euler(self) -> int:
