@@ -423,6 +423,18 @@ def test_a_number_the_arithmetic_computes_needs_no_print() -> None:
         "free digit: prose 0.3 is not among the printed numbers (none printed)"]
 
 
+def test_a_printed_array_with_a_transpose_mark_is_transposed_in_a_computation() -> None:
+    # trial 12: "\mathbf{q}_1^\top \mathbf{q}_1 = 1" passed with any number for the 1
+    printed = "q_1 = [0.6 0.8 0. ]\nQ = [[0.6 0.]\n [0.8 0.]\n [0. 1.]]\n"
+    macros = {"mat": (r"\mathbf{#1}", 1)}
+    for latex in (r"\mathbf{q}_1^\top \mathbf{q}_1 = 1", r"\mathbf{q}_1^{\mathsf T}\mathbf{q}_1 = 1",
+                  r"\mat{Q}^\top \mat{Q} = \begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}"):
+        assert failures(latex, printed, macros=macros) == [], latex
+        assert failures(latex.replace("= 1", "= 2").replace("& 1", "& 2"), printed,
+                        macros=macros) != [], latex
+    assert failures(r"\mathbf{q}_1^{(2)} = 1", printed) == []  # an index, not a transpose
+
+
 def test_a_step_may_write_any_part_of_the_step_before_it_worked_out() -> None:
     # trial 12: "3 \cdot 2.1^2 - 2 = 3 \cdot 4.41 - 2" writes the power 2.1^2 out, as
     # "2.1^3 - 4.2 = 9.261 - 4.2" writes a summand; a factorial, a root or a fraction likewise
@@ -749,8 +761,10 @@ def test_a_printed_array_named_in_a_computation_is_its_values() -> None:
     assert failures(r"B\vec{v}_1 = (3, 7)", printed) == []
     assert failures(r"B\vec{v}_1 = (3, 8)", printed) == [
         r"the arithmetic does not hold: B\vec{v}_1 is 7.0000, not 8"]
-    # a transpose: not a computation the values say how to do
-    assert failures(r"\vec{a}^{\mathsf T} \vec{b} = 0.3", printed) == []  # b[1]: not computed
+    # a transpose is computed too: a row times a column
+    assert failures(r"\vec{a}^{\mathsf T} \vec{b} = 0.18", printed) == []
+    assert failures(r"\vec{a}^{\mathsf T} \vec{b} = 0.3", printed) == [
+        r"the arithmetic does not hold: \vec{a}^{\mathsf T} \vec{b} is 0.1800, not 0.3"]
 
 
 def test_a_dot_product_of_two_vectors_is_the_sum_of_their_products() -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from .latex.grammar import name_prefix, ragged, rows_of, without_unit
+from .latex.grammar import is_transpose, name_prefix, ragged, rows_of, without_unit
 from .latex.tokens import Delim, Env, Group, Num, Tok, is_tok, walk
 from .latex.vocabulary import EITHER_SIGN, MINUS, MINUS_PLUS, PLUS_MINUS, TIMES, VALUE_MATRICES
 
@@ -212,9 +212,11 @@ class _Product:
 
 def _named_arrays(items: list[Any], lookup: Lookup, alone: bool = False) -> list[Any]:
     """``items`` with each name of a printed array in a computation replaced by its values, as
-    a matrix (a column for a tuple): ``B\\vec{v}_1`` is a matrix times a column, and ``\\vec{a}
-    + \\vec{b}`` a sum of tuples. A name raised to a power (``\\vec{x}^{\\mathsf T}``) is left,
-    and so is a name alone, unless ``alone`` says it is one of a computation."""
+    a matrix (a column for a tuple): ``B\\vec{v}_1`` is a matrix times a column, ``\\vec{a}
+    + \\vec{b}`` a sum of tuples, and with a transpose mark it is transposed
+    (``\\mathbf{q}_1^\\top \\mathbf{q}_1`` is a row times a column). A name raised to any other
+    power (``x^{(t)}``) is left, and so is a name alone, unless ``alone`` says it is one of a
+    computation."""
     words = lookup.array_words
     if len(items) < (1 if alone else 2) or not any(_is_word(item, words) for item in walk(items)):
         return items
@@ -224,12 +226,16 @@ def _named_arrays(items: list[Any], lookup: Lookup, alone: bool = False) -> list
     while at < len(items):
         found = name_prefix(items[at:]) if _may_name(items[at:at + 2], words) else None
         array = lookup.array(found[0]) if found is not None else None
-        if found is None or array is None or is_tok(_item_at(items, at + found[1]), "^"):
+        end = at + found[1] if found is not None else at
+        raised = is_tok(_item_at(items, end), "^")
+        script = _item_at(items, end + 1) if raised else None
+        transposed = script is not None and is_transpose(script)
+        if found is None or array is None or (raised and not transposed):
             out.append(items[at])
             at += 1
             continue
-        out.append(_array_item(*array))
-        at += found[1]
+        out.append(_array_item(*array, transposed=transposed))
+        at = end + 2 if transposed else end
         replaced = True
     return out if replaced else items
 
@@ -255,12 +261,15 @@ def _item_at(items: Sequence[Any], at: int) -> Any:
     return items[at] if at < len(items) else None
 
 
-def _array_item(shape: tuple[int, ...], values: tuple[str, ...]) -> _Product:
-    """A printed array as the cells of a matrix (a vector as a column)."""
+def _array_item(shape: tuple[int, ...], values: tuple[str, ...],
+                transposed: bool = False) -> _Product:
+    """A printed array as the cells of a matrix (a vector as a column), or of its transpose."""
     columns = shape[1] if len(shape) == 2 else 1
     cells = [(Num(text, -1, -1, "." in text),) for text in values]
-    return _Product(tuple(tuple(cells[r * columns:(r + 1) * columns])
-                          for r in range(len(values) // columns)))
+    rows = [cells[r * columns:(r + 1) * columns] for r in range(len(values) // columns)]
+    if transposed:
+        rows = [list(column) for column in zip(*rows, strict=True)]
+    return _Product(tuple(tuple(row) for row in rows))
 
 
 def _multiplied(items: list[Any]) -> list[Any]:

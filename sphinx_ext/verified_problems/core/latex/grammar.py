@@ -363,7 +363,7 @@ def _literal(items: Sequence[Item]) -> Literal | None:
     number = _scalar(items)
     if number is not None:
         return Literal((), (number,), number.start)
-    if len(items) == 3 and is_tok(items[1], "^") and _is_transpose(items[2]):
+    if len(items) == 3 and is_tok(items[1], "^") and is_transpose(items[2]):
         inner = _literal(items[:1])  # [0.9543 & 0.5130]^{\mathsf T}: the matrix transposed
         return _transpose(inner) if inner is not None and inner.shape else None
     if len(items) != 1:
@@ -395,7 +395,7 @@ def _tuple(delim: Delim) -> Literal | None:
     return Literal((len(parts), *parts[0].shape), cells, delim.start)
 
 
-def _is_transpose(item: Item) -> bool:
+def is_transpose(item: Item) -> bool:
     r"""``T``, ``\top``, ``\intercal``, ``{\mathsf T}``, ``{\mathrm{T}}``, …: a transpose mark."""
     marks = [piece for piece in walk(argument_of(item)) if isinstance(piece, Tok)]
     return bool(marks) and is_tok(marks[-1], TRANSPOSE_MARKS) and all(
