@@ -427,7 +427,8 @@ def test_a_printed_array_with_a_transpose_mark_is_transposed_in_a_computation() 
     # trial 12: "\mathbf{q}_1^\top \mathbf{q}_1 = 1" passed with any number for the 1
     printed = "q_1 = [0.6 0.8 0. ]\nQ = [[0.6 0.]\n [0.8 0.]\n [0. 1.]]\n"
     macros = {"mat": (r"\mathbf{#1}", 1)}
-    for latex in (r"\mathbf{q}_1^\top \mathbf{q}_1 = 1", r"\mathbf{q}_1^{\mathsf T}\mathbf{q}_1 = 1",
+    for latex in (r"\mathbf{q}_1^\top \mathbf{q}_1 = 1",
+                  r"\mathbf{q}_1^{\mathsf T}\mathbf{q}_1 = 1",
                   r"\mat{Q}^\top \mat{Q} = \begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}"):
         assert failures(latex, printed, macros=macros) == [], latex
         assert failures(latex.replace("= 1", "= 2").replace("& 1", "& 2"), printed,

@@ -259,6 +259,25 @@ def test_a_named_integer_the_source_gives_is_bound_to_its_literal(root: Path) ->
     assert sphinx_build(root, "-W").returncode == 0  # a count quotes nothing: no error
 
 
+def test_a_count_the_source_assigns_its_name_is_bound_to_that_literal_alone(
+        root: Path) -> None:
+    # trial 12: "the smoothing constant alpha = 1" of a source's alpha = 1 took any number
+    script = root / "scripts" / "softmax.py"
+    script.write_text("alpha = 1\ny = 1\n" + script.read_text(encoding="utf-8"),
+                      encoding="utf-8")
+    replace_in(root / "index.md", "About a third: 0.3333.",
+               "About a third: 0.3333. Smoothed with $\\alpha = 1$; had the label been $y = 0$.")
+    assert bind(root, THIRD).returncode == 0
+    record = json.loads((root / RECORD).read_text(encoding="utf-8"))["bindings"]
+    assert [(b["prose"], b["bound"]) for b in record if b["section"] == "A third"] == [
+        ("0.3333", "near_third_a"), ("1", "snippet line 1 alpha")]
+    assert sphinx_build(root, "-W").returncode == 0
+    replace_in(root / "index.md", "$\\alpha = 1$", "$\\alpha = 2$")
+    wrong = errors(sphinx_build(root, "-W"))
+    assert len(wrong) == 1 and "index.md:16:" in wrong[0], wrong
+    assert "2 here is bound to the literal 1 on line 1 of the snippet" in wrong[0], wrong
+
+
 def test_an_array_the_source_writes_out_is_given_not_bound(bound: Path) -> None:
     # W is the statement's data, never printed: its entries are the source's, by position,
     # though 1.5 and 0.7 are each a literal elsewhere too
@@ -350,13 +369,15 @@ def test_rows_alike_are_told_apart_by_their_digits(root: Path) -> None:
 
 
 def test_a_named_count_the_source_assigns_is_bound_to_no_other_literal(root: Path) -> None:
-    # y = 1 in the source, a count: never bound to the 1.0 of z's data, and free to be 0
+    # y = 1 in the source: bound to that literal, never to the 1.0 of z's data; changed, it
+    # fails (a "y = 0" written so from the start quotes nothing: a count, "had the label been")
     script = root / "scripts" / "softmax.py"
     script.write_text("y = 1\n" + script.read_text(encoding="utf-8"), encoding="utf-8")
     replace_in(root / "index.md", "About a third: 0.3333.",
                "About a third: 0.3333. The label is $y = 1$.")
     assert bind(root, THIRD).returncode == 0
     record = json.loads((root / RECORD).read_text(encoding="utf-8"))["bindings"]
-    assert [b["prose"] for b in record if b["section"] == "A third"] == ["0.3333"]
+    assert [(b["prose"], b["bound"]) for b in record if b["section"] == "A third"] == [
+        ("0.3333", "near_third_a"), ("1", "snippet line 1 y")]
     replace_in(root / "index.md", "$y = 1$", "$y = 0$")
-    assert sphinx_build(root, "-W").returncode == 0
+    assert any("index.md:16:" in e for e in errors(sphinx_build(root, "-W")))

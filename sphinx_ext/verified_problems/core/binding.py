@@ -28,6 +28,7 @@ from typing import Any
 
 from .digits import Policy, PrintedPool, shorter_rounds_other, to_decimal
 from .printed import Literal, Printed, index_label, indices, negated, percentage_itself
+from .values import Entry
 
 #: How many characters on each side of a digit identify where it stands.
 NEAR = 24
@@ -186,8 +187,10 @@ class Quantities:
         self.values: dict[str, str] = {}
         self._printed = _Labelled(self.values, _printed_labels(printed))
         literal_labels = _literal_labels(literals)
-        self._literals = _Labelled(self.values,
-                                   ((label, lit.text) for label, lit in literal_labels))
+        named = [(named_label(entry), entry.values[0]) for entry in printed.given_values.values()
+                 if is_whole_number(entry)]
+        self._literals = _Labelled(self.values, [
+            *((label, lit.text) for label, lit in literal_labels), *named])
         self._minus = {label for label, lit in literal_labels if lit.minus}
         self._percentages = frozenset(printed.transcript.percentages)
 
@@ -303,6 +306,18 @@ def _printed_labels(printed: Printed) -> Iterable[tuple[str, str]]:
         for index, text in zip(indices(entry.shape), entry.values, strict=False):
             yield entry.name + index_label(index), text
     yield from _by_line("output line", printed.transcript.unnamed)
+
+
+def named_label(entry: Entry) -> str:
+    """The label of a whole number the source assigns a name (``alpha = 1``): bound by name,
+    ``snippet line 9 alpha``, since a count is bound only to its own name's literal."""
+    return f"snippet line {entry.line} {entry.name}"
+
+
+def is_whole_number(entry: Entry) -> bool:
+    """Whether a given value is one whole number (``k = 3``), which the prose may quote as a
+    count."""
+    return not entry.shape and entry.values[0].lstrip("-").isdigit()
 
 
 def _literal_labels(literals: Sequence[Literal]) -> list[tuple[str, Literal]]:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from .binding import Binding, Quantities, bound_to, describe, is_literal
+from .binding import GROUP, Binding, Quantities, bound_to, describe, is_literal
 from .derivations import Derivations
 from .digits import Status, compare, to_decimal
 from .printed import Printed, negated
@@ -40,6 +40,9 @@ class Binder:
     #: Whether printed quantities may be bound (else the source's literals only: the cells of
     #: a value the prose names and the snippet did not print are given, or nothing).
     printed: bool = True
+    #: The only quantities a digit may be bound to, where not any (a count the source assigns
+    #: its name: that literal alone).
+    only: frozenset[str] | None = None
 
 
 def check_free(cell: Placed, printed: Printed, derivations: Derivations,
@@ -108,7 +111,12 @@ def _candidates(cell: Placed, binder: Binder, magnitude: bool) -> tuple[tuple[st
                                      face_policy(quantities.policy))
         found += tuple(candidate for candidate in face if candidate not in found
                        and quantities.percentage_itself(candidate[0]))
-    return found
+    only = binder.only
+    if only is None:
+        return found
+    kept = ((GROUP.join(p for p in group.split(GROUP) if p in only), value)
+            for group, value in found)
+    return tuple((group, value) for group, value in kept if group)
 
 
 def _bound(cell: Placed, label: str, quantities: Quantities,

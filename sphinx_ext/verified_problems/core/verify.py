@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from math import prod
 
-from .binding import Binding, Quantities
+from .binding import Binding, Quantities, is_whole_number, named_label
 from .derivations import Derivations, PlacedEquation, derive
 from .digits import Policy, Status, compare
 from .evaluation import rounded_text
@@ -203,6 +203,8 @@ def _check_unprinted(placed_value: PlacedValue, printed: Printed,
     decimals = [cell for cell in cells if cell.number.decimal]
     if not decimals and not placed_value.value.names:
         return _quoted_integers(placed_value, printed, derivations, binder)
+    if not decimals and len(cells) == 1 and binder is not None and binder.strict:
+        return _given_integer(placed_value, printed, derivations, binder)  # bound, not compared
     in_source = _given_value(placed_value, printed)
     if in_source is not None:
         return in_source
@@ -245,14 +247,19 @@ def _given_integer(placed_value: PlacedValue, printed: Printed, derivations: Der
                    binder: Binder | None) -> list[Verdict]:
     """A named integer the snippet did not print (``x = 2``): where the book binds, bound to
     the source's literal it quotes, so that it cannot turn into another number; one that
-    quotes none is a count (``k = 2``), and no error; so is one whose name the source assigns
-    a whole number (``y = 1``: never the ``1.0`` of another name's data)."""
-    counts = [found for name in placed_value.value.names
+    quotes none is a count (``k = 2``), and no error. One whose name the source assigns a
+    whole number (``alpha = 1``) is bound to that literal alone (never the ``1.0`` of another
+    name's data), where it quotes it: ``y = 0`` of a source's ``y = 1`` is a count ("had the
+    label been 0"); so is one whose name the source assigns another number."""
+    counts = [found[0] for name in placed_value.value.names
               if (found := resolve(name, printed.given_values)) and not found[0].shape]
-    if binder is None or not binder.strict or counts:
+    if binder is None or not binder.strict:
+        return []
+    only = frozenset(named_label(entry) for entry in counts if is_whole_number(entry))
+    if counts and not only:
         return []
     return _bound_integers(placed_value.cells, (), printed, derivations,
-                           replace(binder, printed=False))
+                           replace(binder, printed=False, only=only or None))
 
 
 def _bound_integers(cells: Sequence[Placed], decimals: Sequence[Placed], printed: Printed,
