@@ -750,7 +750,27 @@ def test_a_wrong_factor_of_a_product_with_a_printed_result_is_blamed_itself() ->
                "grad = [[0.16052 0.32104]\n [0.48224 0.96448]\n [-0.64276 -1.28552]]\n")
     wrong = [v for v in check(latex, printed) if v.failed]
     assert len(wrong) == 3
-    assert {where(latex, v)[:30] for v in wrong} == {r"\begin{bmatrix} 2 & 2 \end{bma"}
+    # at its entry that differs from the printed x it is most like (its first: 1 made 2)
+    assert {where(latex, v)[:19] for v in wrong} == {r"2 & 2 \end{bmatrix}"}
+
+
+@pytest.mark.parametrize(("r", "at"), [
+    ("5 & 1.1 \\\\\n0 & 2", ["1.1 "]),                 # an entry made another number
+    ("5 & -1 \\\\\n0 & 2", ["-1 "]),                   # a sign
+    ("5 & 1 \\\\\n0 & 3", ["3\n"]),                    # on the matrix's second line
+    ("1 & 5 \\\\\n0 & 2", ["1 & 5", "5 \\\\"]),       # two entries swapped: both
+])
+def test_a_changed_entry_of_a_factor_of_a_matrix_product_is_reported_at_it(
+        r: str, at: list[str]) -> None:
+    # trial 12: Q R written out over lines, an entry of R changed, was reported at Q's rows
+    printed = ("Q = [[0.6 0.8]\n [0.8 -0.6]]\nR = [[5. 1.]\n [0. 2.]]\n"
+               "QR = [[3. 2.2]\n [4. -0.4]]\n")
+    latex = ("Q R = \\begin{bmatrix}\n0.6 & 0.8 \\\\\n0.8 & -0.6\n\\end{bmatrix}\n"
+             "\\begin{bmatrix}\n" + r + "\n\\end{bmatrix}\n"
+             "= \\begin{bmatrix}\n3 & 2.2 \\\\\n4 & -0.4\n\\end{bmatrix}")
+    places = {where(latex, v) for v in check(latex, printed) if v.failed}
+    assert len(places) == len(at) and all(any(p.startswith(a) for p in places) for a in at), \
+        [p[:12] for p in places]
 
 
 def test_a_printed_array_named_in_a_computation_is_its_values() -> None:

@@ -109,6 +109,9 @@ class Known:
     #: The same as the prose's digits write them, for the reading as written (an array the
     #: prose writes out carries the printed values its digits stand for only at full precision).
     written_array: Callable[[str], NamedArray | None] | None = None
+    #: Which numbers written as one tuple or matrix differ from the printed array most like
+    #: them (:meth:`.printed.Printed.differing_cells`): where a changed entry stands.
+    differing: Callable[[Sequence[str], int], list[int]] = lambda _texts, _ndim: []
 
 
 @dataclass
@@ -445,7 +448,7 @@ class _Chain:
                 found.append(SourceProblem(number.start, message))
             elif printed is True and computation is not None:  # the result is a printed array
                 factor = self._unprinted_factor(self.terms[computed]) if where is None else None
-                found.append(SourceProblem(computation if factor is None else factor, message))
+                found += [SourceProblem(place, message) for place in factor or [computation]]
             elif where is None:
                 found.append(SourceProblem(number.start, message, starts[i],
                                            readings[-1][i].value))
@@ -463,17 +466,25 @@ class _Chain:
             unused.remove(match)
         return True
 
-    def _unprinted_factor(self, term: Sequence[Any]) -> int | None:
-        """Where the one tuple or matrix of a computation that is no printed array starts
-        (``r x^T`` with ``r`` printed: ``x^T`` was changed), or None if that is not one."""
+    def _unprinted_factor(self, term: Sequence[Any]) -> list[int]:
+        """Where the one tuple or matrix of a computation that is no printed array was changed
+        (``r x^T`` with ``r`` printed: ``x^T`` was): at its cells that differ from the printed
+        array most like it (the changed entry of a matrix written over lines, both of a swap),
+        else where it starts; nowhere if that is not one."""
         found: dict[int, list[list[Any]] | None] = {}
         factors = [item for item in term_items(term) if entries_of(item, found) is not None]
         if len(factors) < 2:
-            return None
+            return []
         unprinted = [item for item in factors if self.known.arrangement(
             [text_of(cell, self.source) for cell in found[id(item)] or ()],
             _ndim(item)) is not True]
-        return unprinted[0].start if len(unprinted) == 1 else None
+        if len(unprinted) != 1:
+            return []
+        cells = found[id(unprinted[0])] or []
+        texts = [text_of(cell, self.source) for cell in cells]
+        differing = [start for i in self.known.differing(texts, _ndim(unprinted[0]))
+                     if (start := start_of(cells[i])) is not None]
+        return differing or [unprinted[0].start]
 
     def _result_changed(self, number: Num, readings: list[list[Value]], i: int) -> bool:
         """Whether a matrix cell's computation gives a printed number and the number written

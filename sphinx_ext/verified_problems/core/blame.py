@@ -129,13 +129,13 @@ def quoted_entries(term: Sequence[Any], source: str, count: int) -> list[tuple[s
 
 
 def entry_starts(term: Sequence[Any], count: int) -> list[int | None]:
-    """Where each of a computed term's entries starts: the parts of its one tuple or matrix of
-    that many entries (``(0.5, 0.25)``, or ``\\frac{1}{20}\\begin{bmatrix}…``: each entry is
-    made from its cell), else the term."""
+    """Where each of a computed term's entries starts: the parts of its one tuple or matrix,
+    of that many entries (``(0.5, 0.25)``, or ``\\frac{1}{20}\\begin{bmatrix}…``: each entry is
+    made from its cell), else the term (a product of matrices makes each entry of a row of
+    one and a column of the other)."""
     found: dict[int, list[list[Any]] | None] = {}
-    arrays = [cells for item in term_items(term)
-              if (cells := entries_of(item, found)) is not None and len(cells) == count]
-    if count > 1 and len(arrays) == 1:
+    arrays = [cells for item in term_items(term) if (cells := entries_of(item, found)) is not None]
+    if count > 1 and len(arrays) == 1 and len(arrays[0]) == count:
         return [start_of(entry) for entry in arrays[0]]
     return [start_of(term)] * count
 

@@ -87,7 +87,7 @@ def derive(equations: Sequence[PlacedEquation], printed: Printed,
 
     known = Known(printed.policy.decimals, full, printed.scalar, provenance, log_base,
                   printed.values, printed.arrangement, arrays(1), printed.array_words,
-                  arrays(0))
+                  arrays(0), printed.differing_cells)
     for chain, placed in enumerate(equations):
         result = check_chain(placed.equation, placed.source, known)
         known = _defining(placed.equation, printed, defined, known)

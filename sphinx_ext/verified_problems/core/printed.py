@@ -266,6 +266,19 @@ class Printed:
                        for text, value in zip(texts, values, strict=True))
                    for _entry, _where, values in self.arrays_of(len(texts), ndim))
 
+    def differing_cells(self, texts: Sequence[str], ndim: int) -> list[int]:
+        """Which numbers written as one tuple or matrix differ from the printed array (row or
+        column) they agree with in most places, where one agrees in half of them or more:
+        where a changed entry of it stands, or both of a swap (an error's place, never a
+        value's provenance)."""
+        most, differing = 0, []
+        for _entry, _where, values in self.arrays_of(len(texts), ndim):
+            same = [compare(text, value, self.policy).status is Status.MATCH
+                    for text, value in zip(texts, values, strict=True)]
+            if sum(same) > most:
+                most, differing = sum(same), [i for i, alike in enumerate(same) if not alike]
+        return differing if 2 * most >= len(texts) else []
+
     def full(self, prose: str, magnitude: bool) -> tuple[Fraction, ...]:
         """The printed values a written number may stand for at full precision (rounding to
         it); with ``magnitude``, the negatives' magnitudes too, in the written sign."""
