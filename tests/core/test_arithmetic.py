@@ -404,6 +404,9 @@ def test_intermediates_carry_full_precision() -> None:
         (r"\frac{1}{\sqrt{3\pi}} = 0.3989", False),
         (r"\frac{\ln 3}{\ln 2} = \frac{1.0986}{0.6931} = 1.5850", True),  # steps carry ln 3 on
         (r"\frac{\ln 3}{\ln 2} = \frac{1.0986}{0.6932} = 1.5850", False),
+        # two steps too small for the policy's places: at four significant digits (trial 12)
+        (r"\frac{10^{-5}}{2 \cdot 2.5} = \frac{2}{10^{6}}", True),
+        (r"\frac{10^{-5}}{2 \cdot 2.5} = 2 \times 11^{-6}", False),
     ],
 )
 def test_equations_by_the_policy(latex: str, holds: bool) -> None:

@@ -675,10 +675,15 @@ def _claimed_places(number: Num, places: int) -> int:
 def _agree(a: Value, b: Value, places: int) -> bool:
     """Two computed values that are the same: exactly, if both are exact (``\\frac13 -
     \\frac14 = \\frac1{12}``); else at ``places``, equal when rounded or apart by no more than
-    half a unit there (on either side of a rounding boundary)."""
+    half a unit there (on either side of a rounding boundary). Two values that both round to
+    zero there are compared at four significant digits of the larger (``\\frac{10^{-5}}{2
+    \\cdot 2.5}`` is not ``2 \\times 11^{-6}``, though both are 0.0000)."""
     if a.exact and b.exact:
         return a.value == b.value
     x, y = a.value, b.value
+    largest = max(abs(x), abs(y))
+    if 0 < largest < Fraction(1, 10**places) / 2:
+        places = 3 - as_decimal(largest).adjusted()
     return round(x, places) == round(y, places) or abs(x - y) <= Fraction(1, 10**places) / 2
 
 
