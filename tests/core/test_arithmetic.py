@@ -776,6 +776,19 @@ def test_a_changed_entry_of_a_factor_of_a_matrix_product_is_reported_at_it(
         [p[:12] for p in places]
 
 
+@pytest.mark.parametrize(("old", "new"), [("5.4319", "5.4329"), ("0.061", "0.062")])
+def test_of_two_steps_that_disagree_the_one_whose_number_quotes_nothing_is_blamed(
+        old: str, new: str) -> None:
+    # trial 12: a Newton step's correction changed on its second line was reported on the first
+    printed = ("x_1 = 2.1\nf_1 = 0.061\nfprime_1 = 11.23\ndelta_1 = 0.005431879\n"
+               "x_2 = 2.094568121\n")
+    latex = ("x_2 = 2.1 - \\frac{0.061}{11.23}\n"
+             "= 2.1 - 5.4319 \\times 10^{-3} = 2.0946").replace(old, new)
+    lines = {latex[:len(latex) - len(where(latex, v))].count("\n")
+             for v in check(latex, printed) if v.failed}
+    assert lines == {latex[:latex.index(new)].count("\n")}
+
+
 def test_a_printed_array_named_in_a_computation_is_its_values() -> None:
     printed = "a = [0.2 0.3]\nb = [0.3 0.4]\nB = [[1. 2.]\n [3. 4.]]\nv_1 = [1. 1.]\n"
     assert failures(r"\vec{a} + \vec{b} = (0.5, 0.7), \quad 2\vec{a} = (0.4, 0.6)",

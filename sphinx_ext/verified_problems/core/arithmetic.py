@@ -529,10 +529,20 @@ class _Chain:
     def _second_is_wrong(self, k: int, left: list[Value], right: list[Value]) -> bool:
         """Of two steps that disagree, whether the second is wrong: the first gives what the
         snippet printed and the second does not, or the first agrees with the step before it
-        (``A = B = C`` with ``A = B``: C is wrong) and the second gives nothing printed."""
+        (``A = B = C`` with ``A = B``: C is wrong) and the second gives nothing printed; where
+        both or neither give it, the second is wrong if its numbers quote nothing the page knows
+        and the first's all do (``2.1 - \\frac{0.061}{11.23} = 2.1 - 5.4329 \\times 10^{-3}``)."""
         first = self._printed_as(left, self.terms[k])
         second = self._printed_as(right, self.terms[k + 1])
-        return (first and not second) or (k - 1 in self.held and not second)
+        if first != second:
+            return first
+        return (k - 1 in self.held and not second) or (
+            self._sourced(k) and not self._sourced(k + 1))
+
+    def _sourced(self, j: int) -> bool:
+        """Whether every decimal of side ``j`` has a provenance of its own (printed, given,
+        derived by another chain)."""
+        return all(self.known.provenance(n.prose().value_text) for n in _decimals(self.terms[j]))
 
     def _differ(self, a: Sequence[Any], b: Sequence[Any], places: int) -> bool | None:
         """Whether two parts of two steps differ at ``places`` (None: not two values)."""
