@@ -789,6 +789,24 @@ def test_of_two_steps_that_disagree_the_one_whose_number_quotes_nothing_is_blame
     assert lines == {latex[:latex.index(new)].count("\n")}
 
 
+@pytest.mark.parametrize(("old", "new", "line"), [
+    ("2.0946 - \\frac", "2.0946 + \\frac", 0),    # the operator of the first step
+    ("10^{-5}", "20^{-5}", 1),                        # a power of the second
+])
+def test_a_step_is_printed_where_it_is_as_written_or_at_full_precision(
+        old: str, new: str, line: int) -> None:
+    # trial 12: x_2 and x_3 both print as 2.0946; a full-precision reading of the second step
+    # that rounds to no printed value blamed it for the first's changed operator
+    printed = ("x_2 = 2.094568121104185\nf_2 = 0.0001857231732707021\n"
+               "fprime_2 = 11.16164684183775\ndelta_2 = 1.663940598573203e-05\n"
+               "x_3 = 2.094551481698199\n")
+    latex = ("x_3 = 2.0946 - \\frac{1.8572 \\times 10^{-4}}{11.1616}\n"
+             "= 2.0946 - 1.6639 \\times 10^{-5} = 2.0946").replace(old, new)
+    lines = {latex[:len(latex) - len(where(latex, v))].count("\n")
+             for v in check(latex, printed) if v.failed}
+    assert lines == {line}
+
+
 def test_a_printed_array_named_in_a_computation_is_its_values() -> None:
     printed = "a = [0.2 0.3]\nb = [0.3 0.4]\nB = [[1. 2.]\n [3. 4.]]\nv_1 = [1. 1.]\n"
     assert failures(r"\vec{a} + \vec{b} = (0.5, 0.7), \quad 2\vec{a} = (0.4, 0.6)",

@@ -514,7 +514,7 @@ class _Chain:
             self.held.add(k)
             return []
         left, right = readings[-1]
-        blamed = second if self._second_is_wrong(k, left, right) else first
+        blamed = second if self._second_is_wrong(k, readings) else first
         wrong = [i for i, (a, b) in enumerate(zip(left, right, strict=True))
                  if not _agree(a, b, places)]
         places_wrong = parts_that_differ(blamed, first if blamed is second else second, wrong,
@@ -526,14 +526,15 @@ class _Chain:
                                      f"{_shown(right[i].value)}")
                 for i, start in places_wrong]
 
-    def _second_is_wrong(self, k: int, left: list[Value], right: list[Value]) -> bool:
+    def _second_is_wrong(self, k: int, readings: list[tuple[list[Value], list[Value]]]) -> bool:
         """Of two steps that disagree, whether the second is wrong: the first gives what the
-        snippet printed and the second does not, or the first agrees with the step before it
+        snippet printed (as written or at full precision) and the second does not, or the
+        first agrees with the step before it
         (``A = B = C`` with ``A = B``: C is wrong) and the second gives nothing printed; where
         both or neither give it, the second is wrong if its numbers quote nothing the page knows
         and the first's all do (``2.1 - \\frac{0.061}{11.23} = 2.1 - 5.4329 \\times 10^{-3}``)."""
-        first = self._printed_as(left, self.terms[k])
-        second = self._printed_as(right, self.terms[k + 1])
+        first, second = (any(self._printed_as(reading[side], self.terms[k + side])
+                                 for reading in readings) for side in (0, 1))
         if first != second:
             return first
         return (k - 1 in self.held and not second) or (
