@@ -529,10 +529,10 @@ class _Chain:
     def _second_is_wrong(self, k: int, readings: list[tuple[list[Value], list[Value]]]) -> bool:
         """Of two steps that disagree, whether the second is wrong: the first gives what the
         snippet printed (as written or at full precision) and the second does not, or the
-        first agrees with the step before it
-        (``A = B = C`` with ``A = B``: C is wrong) and the second gives nothing printed; where
-        both or neither give it, the second is wrong if its numbers quote nothing the page knows
-        and the first's all do (``2.1 - \\frac{0.061}{11.23} = 2.1 - 5.4329 \\times 10^{-3}``)."""
+        first agrees with the step before it (``A = B = C`` with ``A = B``: C is wrong) and the
+        second gives nothing printed; where both or neither give it, the second is wrong if its
+        numbers quote nothing the page knows and the first's all do
+        (``2.1 - \\frac{0.061}{11.23} = 2.1 - 5.4329 \\times 10^{-3}``)."""
         first, second = (any(self._printed_as(reading[side], self.terms[k + side])
                                  for reading in readings) for side in (0, 1))
         if first != second:
