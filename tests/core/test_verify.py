@@ -237,6 +237,20 @@ def test_lambda_is_named_as_python_spells_it() -> None:
     assert block_check.failures(r"y = 0", source=source) == []
 
 
+def test_a_whole_number_written_for_a_parameter_is_another_setting_of_it() -> None:
+    # trial 13: "plain gradient descent is the same rule with beta = 0" of a printed beta = 0.5
+    source = "beta = 0.5\nscale = 1.0\n"
+    printed = "beta = 0.5\nscale = 1.0\ng = 0.03\n"
+    assert block_check.failures(r"\beta = 0", printed, source=source) == []
+    assert block_check.failures(r"\beta = 0.6", printed, source=source) == [
+        "beta: prose 0.6, printed 0.5000"]
+    # a whole value is quoted, not set; a computed one is no parameter
+    assert block_check.failures(r"\mathrm{scale} = 2", printed, source=source) == [
+        "scale: prose 2, printed 1.0000"]
+    assert block_check.failures(r"g = 0", printed, source=source) == [
+        "g: prose 0, printed 0.0300"]
+
+
 def test_an_unprinted_name_is_told_the_printed_name_most_like_it() -> None:
     # 1.1 is printed twice (b_ls, and w_ls with a float's noise): the name w is most like w_ls
     assert block_check.failures(r"w = 1.1", "b_ls = 1.1\nw_ls = 1.1000000000000003\n") == [

@@ -280,6 +280,20 @@ def test_a_count_the_source_assigns_its_name_is_bound_to_that_literal_alone(
     assert "2 here is bound to the literal 1 on line 1 of the snippet" in wrong[0], wrong
 
 
+def test_a_whole_number_for_a_printed_parameter_is_another_setting(root: Path) -> None:
+    # trial 13: "plain gradient descent is the same rule with beta = 0", beta = 0.5 printed
+    script = root / "scripts" / "softmax.py"
+    script.write_text("beta = 0.5\nprint('beta =', beta)\n" + script.read_text(encoding="utf-8"),
+                      encoding="utf-8")
+    replace_in(root / "index.md", "About a third: 0.3333.",
+               "About a third: 0.3333. With $\\beta = 0.5$; plain descent is $\\beta = 0$.")
+    assert bind(root, THIRD).returncode == 0
+    assert sphinx_build(root, "-W").returncode == 0
+    replace_in(root / "index.md", "$\\beta = 0.5$", "$\\beta = 0.6$")
+    wrong = errors(sphinx_build(root, "-W"))
+    assert len(wrong) == 1 and "index.md:16:" in wrong[0] and "prose 0.6" in wrong[0], wrong
+
+
 def test_an_array_the_source_writes_out_is_given_not_bound(bound: Path) -> None:
     # W is the statement's data, never printed: its entries are the source's, by position,
     # though 1.5 and 0.7 are each a literal elsewhere too

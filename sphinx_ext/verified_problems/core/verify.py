@@ -15,7 +15,7 @@ from math import prod
 
 from .binding import Binding, Quantities, is_whole_number, named_label
 from .derivations import Derivations, PlacedEquation, derive
-from .digits import Policy, Status, compare
+from .digits import Policy, Status, compare, to_decimal
 from .evaluation import rounded_text
 from .free import Binder, check_free, derived_or_given
 from .latex.grammar import is_operator_name
@@ -79,7 +79,8 @@ def verify(
     verdicts: list[Verdict] = []
     leftover: list[Placed] = list(free)
     for placed_value in named:
-        checked = _check_named(placed_value, printed)
+        checked = _given_integer(placed_value, printed, derivations, binder) \
+            if _sets_a_parameter(placed_value, printed) else _check_named(placed_value, printed)
         names = placed_value.value.names
         if checked is None and names and all(map(is_operator_name, names)):
             leftover += [cell for cell in placed_value.cells if cell.number.decimal]
@@ -161,6 +162,27 @@ def _check_named(placed_value: PlacedValue, printed: Printed) -> list[Verdict] |
     for entry, index in resolved:
         verdicts.extend(_check_against(placed_value, entry, index, printed.policy))
     return verdicts
+
+
+def _sets_a_parameter(placed_value: PlacedValue, printed: Printed) -> bool:
+    """Whether a named integer gives a parameter another setting: the source assigns the name a
+    number that is no whole one (``beta = 0.5``, printed or not), so a whole number written for
+    it (``the same rule with $\\beta = 0$``) is a case the prose considers, not a quote: a
+    count, as for a name the snippet did not print."""
+    cells = placed_value.cells
+    if len(cells) != 1 or cells[0].number.decimal:
+        return False
+    return any((found := resolve(name, printed.given_values)) and _fractional(found[0])
+               for name in placed_value.value.names)
+
+
+def _fractional(entry: Entry) -> bool:
+    """Whether a given value is one number that is not whole (``0.5``; not ``1.0``)."""
+    try:
+        value = to_decimal(entry.values[0]) if not entry.shape else None
+    except ValueError:
+        return False
+    return value is not None and value.is_finite() and value != value.to_integral_value()
 
 
 def _unprinted_sibling(placed_value: PlacedValue, transcript: Transcript) -> list[Verdict] | None:
