@@ -886,3 +886,26 @@ def test_a_superscript_in_parentheses_is_an_index_not_a_power() -> None:
     assert failures(r"\mu_1^{(0)} = 0, \quad \pi_2^{(0)} = 0.5", printed + "p = 0.5\n") == []
     assert failures(r"\mu_1^{2} = 1.0488", printed) == []  # a power: 1.0241 squared
     assert failures(r"\mu_1^{2} = 1.0489", printed) != []
+
+
+@pytest.mark.parametrize(("latex", "holds"), [
+    (r"(1, 2)^{\mathsf T}(3, 4) = 11", True),        # a row times a column
+    (r"(1, 2)^{\mathsf T}(3, 4) = 12", False),
+    (r"(1, 2)(3, 4, 5)^\top = \begin{pmatrix} 3 & 4 & 5 \\ 6 & 8 & 10 \end{pmatrix}", True),
+    (r"(1, 2)(3, 4, 5)^\top = \begin{pmatrix} 3 & 4 & 5 \\ 6 & 8 & 11 \end{pmatrix}", False),
+    (r"(1, 2)^T (3, 4, 5) = \begin{pmatrix} 3 & 4 & 5 \\ 6 & 8 & 10 \end{pmatrix}", True),
+    (r"(1, 2)^T (3, 4, 6) = \begin{pmatrix} 3 & 4 & 5 \\ 6 & 8 & 10 \end{pmatrix}", False),
+])
+def test_a_transposed_tuple_is_a_row_or_the_column_of_an_outer_product(
+        latex: str, holds: bool) -> None:
+    # trial 13: A_1 = \tfrac{1}{13}(14, 16, 17)^{\mathsf T}(2, 3) was not evaluated: any digit
+    # of it could change
+    assert (failures(latex) == []) is holds
+
+
+def test_a_printed_array_equated_with_an_outer_product_of_tuples_is_compared() -> None:
+    printed = ("A_1 =\n[[2.1538461538461537 3.230769230769231]\n"
+               " [2.4615384615384617 3.692307692307692]\n"
+               " [2.6153846153846154 3.9230769230769234]]\n")
+    assert failures(r"A_1 = \tfrac{1}{13}(14, 16, 17)^{\mathsf T}(2, 3)", printed) == []
+    assert len(failures(r"A_1 = \tfrac{1}{13}(14, 16, 18)^{\mathsf T}(2, 3)", printed)) == 2

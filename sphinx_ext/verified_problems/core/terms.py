@@ -60,7 +60,8 @@ def parts(items: list[Any], lookup: Lookup = NO_LOOKUP) -> list[list[Any]]:
 def _prepared(items: list[Any], lookup: Lookup, alone: bool = False) -> list[Any]:
     """``items`` with lists, norms, named arrays and products made items the parser reads;
     ``alone``: a name standing alone is an array too (in a norm's brackets)."""
-    return _multiplied(_named_arrays(_normed(_gathered(items), lookup), lookup, alone))
+    return _multiplied(_transposed_tuples(_named_arrays(_normed(_gathered(items), lookup),
+                                                        lookup, alone)))
 
 
 def _split(items: list[Any]) -> list[list[Any]]:
@@ -272,6 +273,43 @@ def _array_item(shape: tuple[int, ...], values: tuple[str, ...],
     return _Product(tuple(tuple(row) for row in rows))
 
 
+def _transposed_tuples(items: list[Any]) -> list[Any]:
+    """``items`` with each transposed tuple made the matrix it is: ``(1, 2)^{\\mathsf T}``
+    is a row, since a tuple stands for a column; before a tuple of another length, which no
+    row can multiply, it is the column of an outer product (``\\tfrac{1}{13}(14, 16,
+    17)^{\\mathsf T}(2, 3)``, tuples written as rows)."""
+    out: list[Any] = []
+    at = 0
+    while at < len(items):
+        item, script = items[at], _item_at(items, at + 2)
+        cells = _tuple_cells(item) if is_tok(_item_at(items, at + 1), "^") else None
+        if cells is None or script is None or not is_transpose(script):
+            out.append(item)
+            at += 1
+            continue
+        after = _tuple_cells(_item_at(items, at + 3))
+        if after is not None and len(after) != len(cells):
+            out.append(_outer(cells, after))
+            at += 4
+        else:
+            out.append(_Product((tuple(cells),)))
+            at += 3
+    return out
+
+
+def _tuple_cells(item: Any) -> list[tuple[Any, ...]] | None:
+    """A tuple's entries as cells, if ``item`` is a tuple."""
+    if not (isinstance(item, Delim) and item.opener == "("):
+        return None
+    found = split_commas(item.items)
+    return [tuple(part) for part in found] if len(found) > 1 else None
+
+
+def _outer(column: Sequence[tuple[Any, ...]], row: Sequence[tuple[Any, ...]]) -> _Product:
+    """A column times a row: each cell the product of one entry of each."""
+    return _Product(tuple(tuple(_dot([a], [b]) for b in row) for a in column))
+
+
 def _multiplied(items: list[Any]) -> list[Any]:
     """``items`` with each run of matrices side by side (``\\begin{pmatrix} 14 & -6 \\\\ -6 &
     3 \\end{pmatrix} \\begin{pmatrix} 8 \\\\ 19 \\end{pmatrix}``, or a matrix before a tuple, a
@@ -281,7 +319,8 @@ def _multiplied(items: list[Any]) -> list[Any]:
     at = 0
     while at < len(items):
         item = items[at]
-        left = _rows(out[-1], column=False) if out else None
+        row = isinstance(item, _Product) and len(item.rows) == 1  # a tuple before it: a column
+        left = _rows(out[-1], column=row) if out else None
         right = _rows(item, column=True) if left is not None else None
         if left is not None and right is not None and len(left[0]) == len(right):
             out[-1] = _Product(tuple(tuple(_dot(row, [r[j] for r in right])
