@@ -909,3 +909,20 @@ def test_a_printed_array_equated_with_an_outer_product_of_tuples_is_compared() -
                " [2.6153846153846154 3.9230769230769234]]\n")
     assert failures(r"A_1 = \tfrac{1}{13}(14, 16, 17)^{\mathsf T}(2, 3)", printed) == []
     assert len(failures(r"A_1 = \tfrac{1}{13}(14, 16, 18)^{\mathsf T}(2, 3)", printed)) == 2
+
+
+@pytest.mark.parametrize(("a", "at"), [
+    ("1 & 4 \\\\\n2 & 5 \\\\\n4 & 3", ["5 \\"]),     # an entry of A changed
+    ("1 & 4 \\\\\n2 & 4 \\\\\n3 & 4", ["3 &", "4\n"]),  # two entries of A's last row swapped
+])
+def test_a_changed_entry_beside_a_transposed_printed_factor_is_reported_at_it(
+        a: str, at: list[str]) -> None:
+    # trial 13: A^T A written out, an entry of A changed, was reported at the product's first
+    # line: the transpose of the printed A, written out, was taken for no printed array
+    printed = "A = [[1 4]\n [2 4]\n [4 3]]\nG = [[21 24]\n [24 41]]\n"
+    latex = ("G = \\begin{pmatrix}\n1 & 2 & 4 \\\\\n4 & 4 & 3\n\\end{pmatrix}\n"
+             "\\begin{pmatrix}\n" + a + "\n\\end{pmatrix}\n"
+             "= \\begin{pmatrix}\n21 & 24 \\\\\n24 & 41\n\\end{pmatrix}")
+    places = {where(latex, v) for v in check(latex, printed) if v.failed}
+    assert len(places) == len(at) and all(any(p.startswith(b) for p in places) for b in at), \
+        [p[:12] for p in places]

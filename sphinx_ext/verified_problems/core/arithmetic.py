@@ -41,6 +41,7 @@ from typing import Any
 
 from .blame import (
     at_the_wrong_step,
+    cell_orders,
     entry_starts,
     parts_that_differ,
     quoted_entries,
@@ -335,9 +336,9 @@ class _Chain:
             if at is None or any(_agree(Value(value, False), reading[i], shown)
                                  for reading in readings):
                 continue
-            found.append(SourceProblem(at, (
-                f"{label}: printed {_shown(value)}, but {quoted[i]} is "
-                f"{_shown(readings[-1][i].value)}")))
+            found += [SourceProblem(place, f"{label}: printed {_shown(value)}, but {quoted[i]}"
+                                           f" is {_shown(readings[-1][i].value)}")
+                      for place in self._unprinted_factor(term) or [at]]
         return found
 
     def _named_values(self, name: int) -> tuple[tuple[str, Fraction], ...] | None:
@@ -469,22 +470,31 @@ class _Chain:
     def _unprinted_factor(self, term: Sequence[Any]) -> list[int]:
         """Where the one tuple or matrix of a computation that is no printed array was changed
         (``r x^T`` with ``r`` printed: ``x^T`` was): at its cells that differ from the printed
-        array most like it (the changed entry of a matrix written over lines, both of a swap),
-        else where it starts; nowhere if that is not one."""
+        array most like it (a changed entry, both of a swap), else where it starts."""
         found: dict[int, list[list[Any]] | None] = {}
         factors = [item for item in term_items(term) if entries_of(item, found) is not None]
         if len(factors) < 2:
             return []
-        unprinted = [item for item in factors if self.known.arrangement(
-            [text_of(cell, self.source) for cell in found[id(item)] or ()],
-            _ndim(item)) is not True]
-        if len(unprinted) != 1:
+        readings = [(item, found[id(item)] or []) for item in factors]
+        unlike = [(item, cells, differing) for item, cells in readings
+                  if (differing := self._unlike_printed(item, cells)) is not None]
+        if len(unlike) != 1:
             return []
-        cells = found[id(unprinted[0])] or []
+        item, cells, differing = unlike[0]
+        starts = [start for i in differing if (start := start_of(cells[i])) is not None]
+        return starts or [item.start]
+
+    def _unlike_printed(self, item: Any, cells: list[list[Any]]) -> list[int] | None:
+        """None if a factor is a printed array (as written, or transposed); else its cells
+        that differ from the printed array most like it."""
         texts = [text_of(cell, self.source) for cell in cells]
-        differing = [start for i in self.known.differing(texts, _ndim(unprinted[0]))
-                     if (start := start_of(cells[i])) is not None]
-        return differing or [unprinted[0].start]
+        orders, ndim = cell_orders(item, len(texts)), _ndim(item)
+        readings = [[texts[k] for k in order] for order in orders]
+        if any(self.known.arrangement(reading, ndim) is True for reading in readings):
+            return None
+        found = [[order[i] for i in self.known.differing(reading, ndim)]
+                 for order, reading in zip(orders, readings, strict=True)]
+        return min((cells for cells in found if cells), key=len, default=[])
 
     def _result_changed(self, number: Num, readings: list[list[Value]], i: int) -> bool:
         """Whether a matrix cell's computation gives a printed number and the number written

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .latex.tokens import Delim
+from .latex.grammar import rows_of
+from .latex.tokens import Delim, Env
 from .terms import entries_of, matrix_cells, split_commas, summands, term_items
 from .values import SourceProblem
 
@@ -157,3 +158,15 @@ def text_of(term: Sequence[Any], source: str) -> str:
 def _spans(term: Sequence[Any]) -> list[tuple[int, int]]:
     return [(item.start, item.end) for item in term_items(term)
             if isinstance(getattr(item, "start", None), int) and item.start >= 0]
+
+
+def cell_orders(item: Any, count: int) -> list[list[int]]:
+    """The orders in which a factor's ``count`` cells may be read as a printed array: as
+    written and, for a matrix of two rows and columns or more, transposed (``\\mat{A}^{\\mathsf
+    T}`` written out is the printed ``A`` read by columns)."""
+    written = list(range(count))
+    rows = rows_of(item) if isinstance(item, Env) else []
+    columns = len(rows[0]) if rows else 0
+    if len(rows) < 2 or columns < 2 or len(rows) * columns != count:
+        return [written]
+    return [written, [i * columns + j for j in range(columns) for i in range(len(rows))]]
