@@ -757,6 +757,13 @@ def test_a_wrong_factor_of_a_product_with_a_printed_result_is_blamed_itself() ->
     assert {where(latex, v)[:19] for v in wrong} == {r"2 & 2 \end{bmatrix}"}
 
 
+def assert_reported_only_at(latex: str, printed: str, at: list[str]) -> None:
+    """The failures of ``latex`` stand where ``at`` start, each, and nowhere else."""
+    places = {where(latex, v) for v in check(latex, printed) if v.failed}
+    assert len(places) == len(at) and all(any(p.startswith(a) for p in places) for a in at), \
+        [p[:12] for p in places]
+
+
 @pytest.mark.parametrize(("r", "at"), [
     ("5 & 1.1 \\\\\n0 & 2", ["1.1 "]),                 # an entry made another number
     ("5 & -1 \\\\\n0 & 2", ["-1 "]),                   # a sign
@@ -771,9 +778,7 @@ def test_a_changed_entry_of_a_factor_of_a_matrix_product_is_reported_at_it(
     latex = ("Q R = \\begin{bmatrix}\n0.6 & 0.8 \\\\\n0.8 & -0.6\n\\end{bmatrix}\n"
              "\\begin{bmatrix}\n" + r + "\n\\end{bmatrix}\n"
              "= \\begin{bmatrix}\n3 & 2.2 \\\\\n4 & -0.4\n\\end{bmatrix}")
-    places = {where(latex, v) for v in check(latex, printed) if v.failed}
-    assert len(places) == len(at) and all(any(p.startswith(a) for p in places) for a in at), \
-        [p[:12] for p in places]
+    assert_reported_only_at(latex, printed, at)
 
 
 @pytest.mark.parametrize(("old", "new"), [("5.4319", "5.4329"), ("0.061", "0.062")])
@@ -923,6 +928,4 @@ def test_a_changed_entry_beside_a_transposed_printed_factor_is_reported_at_it(
     latex = ("G = \\begin{pmatrix}\n1 & 2 & 4 \\\\\n4 & 4 & 3\n\\end{pmatrix}\n"
              "\\begin{pmatrix}\n" + a + "\n\\end{pmatrix}\n"
              "= \\begin{pmatrix}\n21 & 24 \\\\\n24 & 41\n\\end{pmatrix}")
-    places = {where(latex, v) for v in check(latex, printed) if v.failed}
-    assert len(places) == len(at) and all(any(p.startswith(b) for p in places) for b in at), \
-        [p[:12] for p in places]
+    assert_reported_only_at(latex, printed, at)

@@ -280,6 +280,15 @@ def test_a_count_the_source_assigns_its_name_is_bound_to_that_literal_alone(
     assert "2 here is bound to the literal 1 on line 1 of the snippet" in wrong[0], wrong
 
 
+def binds_then_fails_once(root: Path, change: tuple[str, str], where: str, says: str) -> None:
+    """The page binds and builds; with ``change`` made, one error, at ``where``, says ``says``."""
+    assert bind(root, THIRD).returncode == 0
+    assert sphinx_build(root, "-W").returncode == 0
+    replace_in(root / "index.md", *change)
+    wrong = errors(sphinx_build(root, "-W"))
+    assert len(wrong) == 1 and where in wrong[0] and says in wrong[0], wrong
+
+
 def test_a_whole_number_for_a_printed_parameter_is_another_setting(root: Path) -> None:
     # trial 13: "plain gradient descent is the same rule with beta = 0", beta = 0.5 printed
     script = root / "scripts" / "softmax.py"
@@ -287,11 +296,7 @@ def test_a_whole_number_for_a_printed_parameter_is_another_setting(root: Path) -
                       encoding="utf-8")
     replace_in(root / "index.md", "About a third: 0.3333.",
                "About a third: 0.3333. With $\\beta = 0.5$; plain descent is $\\beta = 0$.")
-    assert bind(root, THIRD).returncode == 0
-    assert sphinx_build(root, "-W").returncode == 0
-    replace_in(root / "index.md", "$\\beta = 0.5$", "$\\beta = 0.6$")
-    wrong = errors(sphinx_build(root, "-W"))
-    assert len(wrong) == 1 and "index.md:16:" in wrong[0] and "prose 0.6" in wrong[0], wrong
+    binds_then_fails_once(root, ("$\\beta = 0.5$", "$\\beta = 0.6$"), "index.md:16:", "prose 0.6")
 
 
 def test_an_array_the_source_writes_out_is_given_not_bound(bound: Path) -> None:
@@ -327,11 +332,7 @@ def test_a_percentage_bound_to_a_fraction_is_read_as_its_hundredth_only(root: Pa
                       encoding="utf-8")
     replace_in(root / "index.md", "About a third: 0.3333.",
                "About a third: 0.3333.\n\nIt removes 37.52 % of the impurity.")
-    assert bind(root, THIRD).returncode == 0
-    assert sphinx_build(root, "-W").returncode == 0
-    replace_in(root / "index.md", "37.52 %", "0.38 %")
-    wrong = errors(sphinx_build(root, "-W"))
-    assert len(wrong) == 1 and "index.md:18:" in wrong[0] and "bound to ratio" in wrong[0], wrong
+    binds_then_fails_once(root, ("37.52 %", "0.38 %"), "index.md:18:", "bound to ratio")
 
 
 _UNIT = """
