@@ -330,16 +330,17 @@ class _Chain:
         places = max(self.known.places, _places_in(term))
         starts = entry_starts(term, len(values))
         quoted = [entry[0] for entry in quoted_entries(term, self.source, len(values))]
-        found: list[SourceProblem] = []
+        found: list[tuple[int, str]] = []
         for i, ((label, value), at) in enumerate(zip(values, starts, strict=True)):
             shown = max(places, _significant_places(readings[-1][i].value, value))
             if at is None or any(_agree(Value(value, False), reading[i], shown)
                                  for reading in readings):
                 continue
-            found += [SourceProblem(place, f"{label}: printed {_shown(value)}, but {quoted[i]}"
-                                           f" is {_shown(readings[-1][i].value)}")
-                      for place in self._unprinted_factor(term) or [at]]
-        return found
+            found.append((at, f"{label}: printed {_shown(value)}, but {quoted[i]} is "
+                              f"{_shown(readings[-1][i].value)}"))
+        factor = self._unprinted_factor(term) if found else []  # once, and only if needed
+        return [SourceProblem(place, message) for at, message in found
+                for place in factor or [at]]
 
     def _named_values(self, name: int) -> tuple[tuple[str, Fraction], ...] | None:
         """The printed values side ``name`` names, with their labels (None: it names none)."""
@@ -475,18 +476,13 @@ class _Chain:
         factors = [item for item in term_items(term) if entries_of(item, found) is not None]
         if len(factors) < 2:
             return []
-        readings = [(item, found[id(item)] or []) for item in factors]
-        unlike = [(item, cells, differing) for item, cells in readings
-                  if (differing := self._unlike_printed(item, cells)) is not None]
-        if len(unlike) != 1:
-            return []
-        item, cells, differing = unlike[0]
-        starts = [start for i in differing if (start := start_of(cells[i])) is not None]
-        return starts or [item.start]
+        unlike = [(item, starts) for item in factors
+                  if (starts := self._unlike_printed(item, found[id(item)] or [])) is not None]
+        return (unlike[0][1] or [unlike[0][0].start]) if len(unlike) == 1 else []
 
     def _unlike_printed(self, item: Any, cells: list[list[Any]]) -> list[int] | None:
-        """None if a factor is a printed array (as written, or transposed); else its cells
-        that differ from the printed array most like it."""
+        """None if a factor is a printed array (as written, or transposed); else where its
+        cells that differ from the printed array most like it stand."""
         texts = [text_of(cell, self.source) for cell in cells]
         orders, ndim = cell_orders(item, len(texts)), _ndim(item)
         readings = [[texts[k] for k in order] for order in orders]
@@ -494,7 +490,8 @@ class _Chain:
             return None
         found = [[order[i] for i in self.known.differing(reading, ndim)]
                  for order, reading in zip(orders, readings, strict=True)]
-        return min((cells for cells in found if cells), key=len, default=[])
+        differing = min((indices for indices in found if indices), key=len, default=[])
+        return [start for i in differing if (start := start_of(cells[i])) is not None]
 
     def _result_changed(self, number: Num, readings: list[list[Value]], i: int) -> bool:
         """Whether a matrix cell's computation gives a printed number and the number written

@@ -288,8 +288,8 @@ def _transposed_tuples(items: list[Any]) -> list[Any]:
             at += 1
             continue
         after = _tuple_cells(_item_at(items, at + 3))
-        if after is not None and len(after) != len(cells):
-            out.append(_outer(cells, after))
+        if after is not None and len(after) != len(cells):  # a column, then the tuple a row
+            out += [_Product(tuple((cell,) for cell in cells)), _Product((tuple(after),))]
             at += 4
         else:
             out.append(_Product((tuple(cells),)))
@@ -299,15 +299,8 @@ def _transposed_tuples(items: list[Any]) -> list[Any]:
 
 def _tuple_cells(item: Any) -> list[tuple[Any, ...]] | None:
     """A tuple's entries as cells, if ``item`` is a tuple."""
-    if not (isinstance(item, Delim) and item.opener == "("):
-        return None
-    found = split_commas(item.items)
-    return [tuple(part) for part in found] if len(found) > 1 else None
-
-
-def _outer(column: Sequence[tuple[Any, ...]], row: Sequence[tuple[Any, ...]]) -> _Product:
-    """A column times a row: each cell the product of one entry of each."""
-    return _Product(tuple(tuple(_dot([a], [b]) for b in row) for a in column))
+    rows = _rows(item, column=True) if isinstance(item, Delim) else None
+    return [tuple(row[0]) for row in rows] if rows is not None else None
 
 
 def _multiplied(items: list[Any]) -> list[Any]:
